@@ -1,0 +1,1 @@
+"""Players that make deals: a uniform random player today; heuristic bots later."""

@@ -1,0 +1,157 @@
+"""The `trainer` command: deal verification and display, and the rules referee."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from trainer import __version__
+from trainer.engine.cards import Card, pretty_cards
+from trainer.engine.errors import JipaiError, MalformedError
+from trainer.engine.seats import Seat
+from trainer.records import DealRecord, Position, Replay, load_record, replay, state_at, verify_summary
+from trainer.referee import serve_lines
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="trainer", description="Jipai 记牌: a card-counting trainer for 升级 / 拖拉机.")
+    parser.add_argument("--version", action="version", version=f"trainer {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    deal = commands.add_parser("deal", help="work with deal records (jipai-deal/1)")
+    deal_commands = deal.add_subparsers(dest="deal_command", required=True, metavar="SUBCOMMAND")
+    verify = deal_commands.add_parser("verify", help="check records against the rules; print tricks, score, result")
+    verify.add_argument("files", nargs="+", metavar="FILE")
+    verify.add_argument("--json", action="store_true", help="print one JSON object per file")
+    show = deal_commands.add_parser("show", help="print a deal as text, optionally from one seat up to a position")
+    show.add_argument("file", metavar="FILE")
+    show.add_argument("--seat", help="show only what this seat (0–3) can see")
+    show.add_argument("--at", help="stop at position T.K (after K plays of trick T), 0.0 or end")
+
+    rules = commands.add_parser("rules", help="the rules referee")
+    rules_commands = rules.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND")
+    rules_commands.add_parser("check", help="answer JSON-lines rule questions on stdin (records.md referee)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 1 invalid record or play, 2 bad usage)."""
+    args = _parser().parse_args(argv)
+    if args.command == "rules":
+        for line in serve_lines(sys.stdin):
+            print(line, flush=True)
+        return EXIT_OK
+    if args.deal_command == "verify":
+        return _verify(args.files, args.json)
+    return _show(args.file, args.seat, args.at)
+
+
+def _load(path: str) -> DealRecord | int:
+    try:
+        return load_record(path)
+    except OSError as error:
+        print(f"trainer: {path}: cannot read: {error.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    except JipaiError as error:
+        print(f"{path}: {error}", file=sys.stderr)
+        return EXIT_INVALID
+
+
+def _verify(files: Sequence[str], as_json: bool) -> int:
+    status = EXIT_OK
+    for path in files:
+        record = _load(path)
+        if isinstance(record, int):
+            status = max(status, record)
+            if as_json and record == EXIT_INVALID:
+                print(json.dumps({"file": path, "error": "invalid record"}))
+            continue
+        try:
+            rep = replay(record)
+        except JipaiError as error:
+            status = max(status, EXIT_INVALID)
+            print(f"{path}: {error}", file=sys.stderr)
+            if as_json:
+                print(json.dumps({"id": record.id, "file": path, "error": str(error)}, ensure_ascii=False))
+            continue
+        if as_json:
+            print(json.dumps(verify_summary(rep), ensure_ascii=False))
+        else:
+            print(_verify_text(path, rep))
+    return status
+
+
+def _verify_text(path: str, rep: Replay) -> str:
+    summary = verify_summary(rep)
+    lines = [f"{path}: deal {summary['id']} is valid ({'complete' if rep.complete else 'unfinished'})"]
+    for number, trick in enumerate(rep.tricks, start=1):
+        note = " (failed throw)" if trick.failed_throw else ""
+        state = "winning so far" if trick.partial else "wins"
+        lines.append(f"  trick {number:2}: seat {trick.leader} leads{note}, seat {trick.winner} {state}, "
+                     f"{trick.points} points")
+    lines.append(f"  attackers won {summary['attackers_points']} points in tricks, penalties {summary['penalties']:+d}")
+    if rep.result is not None:
+        result = rep.result
+        lines.append(f"  kitty {result.kitty_points} points × {result.kitty_multiplier}; "
+                     f"attackers' score {result.attackers_score}")
+        lines.append(f"  result: the {result.side} side is banker next, up {result.levels} "
+                     f"level{'s' if result.levels != 1 else ''}; next banker seat {result.next_banker}")
+    return "\n".join(lines)
+
+
+def _show(path: str, seat_text: str | None, at_text: str | None) -> int:
+    record = _load(path)
+    if isinstance(record, int):
+        return record
+    try:
+        seat = int(Seat.parse(seat_text)) if seat_text is not None else None
+        position = Position.parse(at_text, record) if at_text is not None else Position.parse("end", record)
+    except MalformedError as error:
+        print(f"trainer: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        replay(record)
+    except JipaiError as error:
+        print(f"{path}: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    print(show_text(record, position, seat))
+    return EXIT_OK
+
+
+def show_text(record: DealRecord, position: Position, seat: int | None) -> str:
+    """A readable replay of the record up to `position`, from `seat`'s view when given."""
+    ctx = record.ctx
+    state = state_at(record, position)
+    trump = "none" if ctx.trump is None else ctx.trump.symbol
+    lines = [f"Deal {record.id} · rules {json.dumps(record.rules.to_json(), ensure_ascii=False)} · "
+             f"level {record.data.get('level')} · trump {trump} · banker seat {record.banker}",
+             f"Position {position}" + (f", seen from seat {seat}" if seat is not None else "")]
+    for q in range(4):
+        role = "banker" if q == record.banker else ("banker side" if (q - record.banker) % 2 == 0 else "attacker")
+        cards = [Card.from_index(f) for f, c in state.hands[q].items() for _ in range(c)]
+        if seat is None or q == seat:
+            shown = pretty_cards(ctx.sort_hand(cards)) or "(empty)"
+        else:
+            shown = f"({len(cards)} cards hidden)"
+        relation = f", {Seat(q).relative_to(seat)}" if seat is not None else ""
+        lines.append(f"  seat {q} ({role}{relation}): {shown}")
+    if seat is None or seat == record.banker:
+        lines.append(f"  kitty: {pretty_cards(record.kitty) if seat is None else '(picked up)'}; "
+                     f"buried: {pretty_cards(record.buried)}")
+    for number, trick in enumerate(state.tricks, start=1):
+        plays = "  ".join(f"{trick.seat_of(i)}: {pretty_cards(play)}" for i, play in enumerate(trick.plays))
+        attempt = f" [tried {pretty_cards(trick.attempt)}, failed]" if trick.attempt is not None else ""
+        outcome = (f"→ seat {trick.winning} wins, {trick.points} points" if trick.complete
+                   else f"→ seat {trick.winning} winning so far")
+        lines.append(f"  trick {number:2}{attempt}: {plays} {outcome}")
+    lines.append(f"  points won by seat: {state.points_won}; attackers {state.attackers_points}"
+                 f"{f', penalties {state.penalties:+d}' if state.penalties else ''}")
+    if position.is_end and state.is_over:
+        result = state.result()
+        lines.append(f"  kitty turned over: {pretty_cards(record.buried)} — {result.kitty_points} points "
+                     f"× {result.kitty_multiplier}; attackers' score {result.attackers_score}; "
+                     f"{result.side} side up {result.levels}, next banker seat {result.next_banker}")
+    return "\n".join(lines)

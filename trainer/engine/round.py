@@ -1,0 +1,219 @@
+"""The state of one hand being played (the `State` of game/state/observer): plays applied and undone.
+
+>>> from trainer.engine.cards import parse_cards
+>>> state = RoundState.start(Rules(), TrumpContext.parse("2", "H"), banker=0,
+...     hands=[parse_cards("AS 3S"), parse_cards("4S 5S"), parse_cards("6S 7S"), parse_cards("KS 9S")])
+>>> _ = state.lead(parse_cards("AS"))
+>>> for seat_cards in ("4S", "6S", "KS"):
+...     state.follow(parse_cards(seat_cards))
+>>> state.tricks[0].winner, state.points_won
+(0, [10, 0, 0, 0])
+>>> state.undo(); state.tricks[0].winner, state.points_won
+(None, [0, 0, 0, 0])
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from trainer.engine.cards import Card, pretty_cards
+from trainer.engine.combos import face_counts
+from trainer.engine.errors import IllegalPlayError
+from trainer.engine.follow import Lead, follow_problem
+from trainer.engine.rules import Rules
+from trainer.engine.scoring import kitty_multiplier, level_result, next_banker, points, throw_penalty
+from trainer.engine.tricks import ThrowResult, check_throw, trick_winner
+from trainer.engine.trump import TrumpContext
+
+
+@dataclass(slots=True)
+class Trick:
+    """One trick: its leader, the plays in order (the lead first), a failed throw's attempt."""
+
+    leader: int
+    plays: list[list[Card]] = field(default_factory=list)
+    attempt: list[Card] | None = None
+    penalty: int = 0
+    """Points the failed throw credits to the attackers (negative when an attacker threw)."""
+    lead: Lead | None = None
+    winning: int | None = None
+    """The seat winning the trick so far."""
+
+    @property
+    def complete(self) -> bool:
+        """True when all four seats have played."""
+        return len(self.plays) == 4
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the trick, once complete."""
+        return self.winning if self.complete else None
+
+    @property
+    def points(self) -> int:
+        """Points on the table in this trick."""
+        return sum(points(play) for play in self.plays)
+
+    def seat_of(self, index: int) -> int:
+        """The seat that made play number `index`."""
+        return (self.leader + index) % 4
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """The end of a complete hand: kitty bonus, attackers' score and the level change."""
+
+    attackers_points: int
+    penalties: int
+    kitty_points: int
+    kitty_multiplier: int
+    attackers_score: int
+    side: str
+    levels: int
+    next_banker: int
+
+
+class RoundState:
+    """A hand in play: every seat's cards, the tricks so far, points won; `undo` takes a play back."""
+
+    def __init__(self, rules: Rules, ctx: TrumpContext, banker: int, hands: Sequence[Counter[int]],
+                 buried: Sequence[Card]) -> None:
+        self.rules = rules
+        self.ctx = ctx
+        self.banker = banker
+        self.hands = [Counter(hand) for hand in hands]
+        self.buried = list(buried)
+        self.tricks: list[Trick] = []
+        self.points_won = [0, 0, 0, 0]
+        self.penalties = 0
+
+    @classmethod
+    def start(cls, rules: Rules, ctx: TrumpContext, banker: int, hands: Sequence[Sequence[Card]],
+              buried: Sequence[Card] = ()) -> RoundState:
+        """A hand at its first lead, from the four playing hands (the banker's after the kitty)."""
+        return cls(rules, ctx, banker, [face_counts(hand) for hand in hands], buried)
+
+    # -- whose turn ------------------------------------------------------------------------------
+    @property
+    def current_trick(self) -> Trick | None:
+        """The unfinished trick, if one is under way."""
+        return self.tricks[-1] if self.tricks and not self.tricks[-1].complete else None
+
+    @property
+    def next_seat(self) -> int:
+        """The seat to play next."""
+        trick = self.current_trick
+        if trick is not None:
+            return trick.seat_of(len(trick.plays))
+        return self.next_leader
+
+    @property
+    def next_leader(self) -> int:
+        """Who leads the next trick: the banker first, then the last trick's winner."""
+        if not self.tricks:
+            return self.banker
+        winner = self.tricks[-1].winner
+        return self.banker if winner is None else winner
+
+    @property
+    def is_over(self) -> bool:
+        """True when every hand is empty and no trick is under way."""
+        return self.current_trick is None and not any(sum(h.values()) for h in self.hands)
+
+    def is_attacker(self, seat: int) -> bool:
+        """True for the seats against the banker (闲家)."""
+        return (seat - self.banker) % 2 == 1
+
+    # -- applying plays --------------------------------------------------------------------------
+    def lead(self, cards: Sequence[Card]) -> ThrowResult:
+        """Lead a trick; a throw that fails is reduced to the forced play (returned) and penalised."""
+        if self.current_trick is not None:
+            raise IllegalPlayError("the trick under way is not finished", seat=self.next_seat)
+        seat = self.next_leader
+        hand = self.hands[seat]
+        if not cards:
+            raise IllegalPlayError("a lead needs at least one card", seat=seat)
+        self._require_held(seat, cards)
+        suits = {self.ctx.suit_of[card.index] for card in cards}
+        if len(suits) > 1:
+            raise IllegalPlayError(f"a lead must be all of one suit, not {pretty_cards(cards)}", seat=seat)
+        others = [self.hands[(seat + k) % 4] for k in (1, 2, 3)]
+        result = check_throw(cards, others, self.ctx)
+        trick = Trick(seat)
+        if not result.ok:
+            trick.attempt = list(cards)
+            penalty = throw_penalty(self.rules, cards, result.forced, result.beaten)
+            trick.penalty = -penalty if self.is_attacker(seat) else penalty
+            self.penalties += trick.penalty
+        played = list(cards) if result.ok else result.forced
+        trick.lead = Lead.of(played, self.ctx)
+        trick.plays.append(played)
+        trick.winning = seat
+        hand.subtract(face_counts(played))
+        self.tricks.append(trick)
+        return result
+
+    def follow(self, cards: Sequence[Card]) -> None:
+        """Play `cards` for the next seat into the trick under way; illegal plays raise."""
+        trick = self.current_trick
+        if trick is None or trick.lead is None:
+            raise IllegalPlayError("no trick is under way to follow", seat=self.next_seat)
+        seat = self.next_seat
+        problem = follow_problem(trick.lead, self.hands[seat], cards, self.ctx)
+        if problem is not None:
+            raise IllegalPlayError(problem, seat=seat)
+        self.hands[seat].subtract(face_counts(cards))
+        trick.plays.append(list(cards))
+        trick.winning = trick.seat_of(trick_winner(trick.plays, self.ctx, trick.lead))
+        if trick.complete:
+            self.points_won[trick.winning] += trick.points
+
+    def play(self, cards: Sequence[Card]) -> ThrowResult | None:
+        """Lead or follow, whichever is due."""
+        if self.current_trick is None:
+            return self.lead(cards)
+        self.follow(cards)
+        return None
+
+    def undo(self) -> None:
+        """Take back the last play (and a failed throw with its forced play)."""
+        if not self.tricks:
+            raise IllegalPlayError("nothing to undo")
+        trick = self.tricks[-1]
+        if trick.complete:
+            self.points_won[trick.winning or 0] -= trick.points
+        cards = trick.plays.pop()
+        self.hands[trick.seat_of(len(trick.plays))].update(face_counts(cards))
+        if trick.plays:
+            trick.winning = trick.seat_of(trick_winner(trick.plays, self.ctx, trick.lead))
+        else:
+            self.penalties -= trick.penalty
+            self.tricks.pop()
+
+    def _require_held(self, seat: int, cards: Sequence[Card]) -> None:
+        hand = self.hands[seat]
+        for face, copies in face_counts(cards).items():
+            if hand[face] < copies:
+                raise IllegalPlayError(f"does not hold {pretty_cards([Card.from_index(face)] * (copies - hand[face]))}",
+                                       seat=seat)
+
+    # -- scoring ---------------------------------------------------------------------------------
+    @property
+    def attackers_points(self) -> int:
+        """Points the attackers have won in tricks."""
+        return sum(p for seat, p in enumerate(self.points_won) if self.is_attacker(seat))
+
+    def result(self) -> RoundResult:
+        """The kitty bonus, score and level change of a finished hand."""
+        if not self.is_over or not self.tricks:
+            raise IllegalPlayError("the hand is not finished")
+        last = self.tricks[-1]
+        kitty_points = points(self.buried)
+        multiplier = 0
+        if last.winner is not None and self.is_attacker(last.winner) and last.lead is not None:
+            multiplier = kitty_multiplier(last.lead, self.rules)
+        score = self.attackers_points + kitty_points * multiplier + self.penalties
+        side, levels = level_result(score, self.rules)
+        return RoundResult(self.attackers_points, self.penalties, kitty_points, multiplier, score, side, levels,
+                           next_banker(self.banker, side))

@@ -1,0 +1,137 @@
+"""The rules of one game as a frozen config: options and presets of rules.md §9.
+
+>>> Rules.parse("competition").throw_penalty
+'per_card_10'
+>>> Rules.parse({"preset": "standard", "fixed_twos": True}).fixed_twos
+True
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from trainer.engine.errors import MalformedError
+
+OPTION_VALUES: dict[str, tuple[Any, ...]] = {
+    "decks": (2, 1, 3, 4),
+    "fixed_twos": (False, True),
+    "ace_two_wrap": (False, True),
+    "hollow_tractors": ("all", "side_only", "none"),
+    "follow": ("strict", "protect_longer", "tractor_on_tractor_only",
+               "protect_longer_tractor_on_tractor_only", "loose", "lenient"),
+    "throw_compare": ("largest_unit", "all_units", "highest_card", "unit_length", "lexicographic"),
+    "throw_penalty": ("none", "per_card_10", "per_extra_card_10", "per_returned_card_10",
+                      "per_beaten_card_10", "flat_10", "flat_5"),
+    "bombs": ("none", "allow", "allow_suit_following"),
+    "kitty_multiplier": ("doubling", "power_cards", "times_cards", "linear", "linear_throw3",
+                         "cards_in_lead"),
+    "levels": ("standard", "seed001"),
+    "no_declaration": ("first_kitty_card", "first_kitty_card_skip_jokers", "most_common_kitty_suit",
+                       "no_trump"),
+    "level_tractors": ("chain", "jokers_only"),
+    "forced_play": ("lowest_of_highest_class", "single_card"),
+}
+"""Every option with its allowed values, the default first."""
+
+OPTION_ALIASES = {("kitty_multiplier", "times_width"): "times_cards"}
+
+SUPPORTED_DECKS = (2,)
+"""Deck counts the engine plays today; the others are accepted names awaiting their issue."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A frozen rules config (the `Game` of the game/state/observer split)."""
+
+    preset: str = "standard"
+    decks: int = 2
+    fixed_twos: bool = False
+    ace_two_wrap: bool = False
+    hollow_tractors: str = "all"
+    follow: str = "strict"
+    throw_compare: str = "largest_unit"
+    throw_penalty: str = "none"
+    bombs: str = "none"
+    kitty_multiplier: str = "doubling"
+    levels: str = "standard"
+    no_declaration: str = "first_kitty_card"
+    level_tractors: str = "chain"
+    forced_play: str = "lowest_of_highest_class"
+
+    @property
+    def kitty_size(self) -> int:
+        """Cards in the kitty: 8 with 2 or 4 decks, 6 with 1 or 3."""
+        return 8 if self.decks in (2, 4) else 6
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat."""
+        return (54 * self.decks - self.kitty_size) // 4
+
+    @property
+    def level_step(self) -> int:
+        """Points per level step: 20 per deck (40 with two decks)."""
+        return 20 * self.decks
+
+    @property
+    def total_points(self) -> int:
+        """Points in all the decks: 100 per deck."""
+        return 100 * self.decks
+
+    @classmethod
+    def parse(cls, spec: str | dict[str, Any] | None) -> Rules:
+        """Rules from a preset name or `{"preset": …, option: value, …}`; errors name the bad field."""
+        if spec is None:
+            return PRESETS["standard"]
+        if isinstance(spec, str):
+            if spec not in PRESETS:
+                raise MalformedError(f"unknown rules preset {spec!r} (known: {', '.join(PRESETS)})")
+            return PRESETS[spec]
+        if not isinstance(spec, dict):
+            raise MalformedError(f"rules must be a preset name or an object, not {spec!r}")
+        options = dict(spec)
+        base = cls.parse(options.pop("preset", "standard"))
+        changes = {}
+        for name, value in options.items():
+            if name not in OPTION_VALUES:
+                raise MalformedError(f"unknown rules option {name!r}")
+            value = OPTION_ALIASES.get((name, value), value)
+            allowed = OPTION_VALUES[name]
+            if value not in allowed or type(value) is not type(allowed[0]):
+                shown = ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in allowed)
+                raise MalformedError(f"rules option {name!r} cannot be {value!r} (allowed: {shown})")
+            changes[name] = value
+        return replace(base, **changes)
+
+    def to_json(self) -> str | dict[str, Any]:
+        """The shortest record form: the preset name, or the preset and the options that differ."""
+        base = PRESETS[self.preset]
+        if base == self:
+            return self.preset
+        differences = {f.name: getattr(self, f.name) for f in fields(self)
+                       if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)}
+        return {"preset": self.preset, **differences}
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every option with its value."""
+        return asdict(self)
+
+
+def _preset(name: str, **options: Any) -> Rules:
+    return Rules(preset=name, **options)
+
+
+PRESETS: dict[str, Rules] = {
+    "standard": _preset("standard"),
+    "competition": _preset("competition", throw_penalty="per_card_10", kitty_multiplier="linear_throw3",
+                           no_declaration="no_trump", levels="seed001"),
+    "competition-draft": _preset("competition-draft", throw_penalty="per_extra_card_10", levels="seed001"),
+    "fixed-twos": _preset("fixed-twos", fixed_twos=True),
+    "botzone": _preset("botzone", follow="lenient", level_tractors="jokers_only",
+                       throw_penalty="per_beaten_card_10", forced_play="single_card",
+                       kitty_multiplier="cards_in_lead"),
+    "one-deck": _preset("one-deck", decks=1),
+    "three-deck": _preset("three-deck", decks=3, kitty_multiplier="power_cards"),
+    "four-deck": _preset("four-deck", decks=4),
+}
+"""The presets of rules.md §9, by name."""

@@ -1,0 +1,151 @@
+"""Throws (甩牌) and who wins a trick (rules.md §4 throw check, §5).
+
+>>> ctx = TrumpContext.parse("2", "H")
+>>> others = [face_counts(parse_cards(h)) for h in ("10S", "3D", "4D")]
+>>> check_throw(parse_cards("9S 9S 8S 4S 4S"), others, ctx).forced
+[Card.parse('8S')]
+>>> ctx = TrumpContext.parse("J", "H")
+>>> trick_winner([parse_cards("4D 4D 5D 5D KD AD"), parse_cards("2H 7H 7H 8H 8H 9H")], ctx)
+1
+>>> trick_winner([parse_cards("4D 4D 5D 5D AD AD"), parse_cards("2H 7H 7H 8H 8H 9H")], ctx)
+0
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from trainer.engine.cards import Card, parse_cards
+from trainer.engine.combos import Unit, face_counts
+from trainer.engine.follow import Lead
+from trainer.engine.trump import TRUMP, TrumpContext
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowResult:
+    """The outcome of a throw check: whether it stands, the play it is reduced to, the beaten units."""
+
+    ok: bool
+    forced: list[Card]
+    beaten: tuple[Unit, ...]
+
+
+def unit_beaten_by(unit: Unit, holding: dict[int, int], ctx: TrumpContext) -> bool:
+    """True when `holding` (one seat's copies per face, any suits) can beat `unit` played alone."""
+    suit = ctx.suit_of[unit.faces[0]]
+    suit_of, strength, position = ctx.suit_of, ctx.strength, ctx.position
+    width = unit.width
+    if unit.length == 1:
+        return any(copies >= width and suit_of[face] == suit and strength[face] > unit.top
+                   for face, copies in holding.items())
+    positions = {position[face] for face, copies in holding.items() if copies >= width and suit_of[face] == suit}
+    top = position[unit.faces[0]]
+    return any(p > top and all(p - step in positions for step in range(1, unit.length)) for p in positions)
+
+
+def check_throw(cards: Sequence[Card], others: Sequence[dict[int, int]], ctx: TrumpContext) -> ThrowResult:
+    """Whether a lead stands against the other three hands; if not, the forced play (rules.md §4)."""
+    lead = Lead.of(cards, ctx)
+    if len(lead.units) == 1:
+        return ThrowResult(True, list(cards), ())
+    beaten = tuple(unit for unit in lead.units if any(unit_beaten_by(unit, hand, ctx) for hand in others))
+    if not beaten:
+        return ThrowResult(True, list(cards), ())
+    if ctx.rules.forced_play == "single_card":
+        smallest = min(beaten, key=lambda u: (u.width, u.length, u.top))
+        return ThrowResult(False, smallest.cards()[:1], beaten)
+    top_class = max(unit.shape for unit in beaten)
+    forced = min((u for u in lead.units if u.shape == top_class), key=lambda u: u.top)
+    return ThrowResult(False, forced.cards(), beaten)
+
+
+def _candidates(counts: dict[int, int], width: int, length: int, ctx: TrumpContext) -> list[tuple[int, tuple[int, ...]]]:
+    """(top strength, faces) of every way to take a unit of this shape from `counts`, best first."""
+    strength = ctx.strength
+    faces = [face for face, copies in counts.items() if copies >= width]
+    faces.sort(key=ctx.sort_key.__getitem__)
+    if length == 1:
+        return [(strength[face], (face,)) for face in faces]
+    position = ctx.position
+    by_position: dict[int, int] = {}
+    for face in faces:
+        by_position.setdefault(position[face], face)
+    found = []
+    for top, face in by_position.items():
+        run = [face]
+        for step in range(1, length):
+            below = by_position.get(top - step)
+            if below is None:
+                break
+            run.append(below)
+        if len(run) == length:
+            found.append((strength[face], tuple(run)))
+    found.sort(reverse=True)
+    return found
+
+
+def _assign(counts: dict[int, int], units: Sequence[Unit], index: int, ctx: TrumpContext) -> list[int] | None:
+    if index == len(units):
+        return []
+    unit = units[index]
+    for top, faces in _candidates(counts, unit.width, unit.length, ctx):
+        for face in faces:
+            counts[face] -= unit.width
+        rest = _assign(counts, units, index + 1, ctx)
+        for face in faces:
+            counts[face] += unit.width
+        if rest is not None:
+            return [top, *rest]
+    return None
+
+
+def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> list[int] | None:
+    """The strengths of the play's units matched to the lead's units (most favourable grouping),
+    or None when the play cannot take the trick (wrong suits, or not the lead's structure)."""
+    suit_of = ctx.suit_of
+    first = suit_of[play[0].index]
+    if first != lead.suit and first != TRUMP:
+        return None
+    if any(suit_of[card.index] != first for card in play):
+        return None
+    if len(lead.units) == 1:
+        unit = lead.units[0]
+        if unit.width == 1:
+            return [ctx.strength[play[0].index]]
+        counts = face_counts(play)
+        found = _candidates(counts, unit.width, unit.length, ctx)
+        return [found[0][0]] if found else None
+    return _assign(dict(face_counts(play)), lead.units, 0, ctx)
+
+
+def _beats(profile: list[int], best: list[int], play: Sequence[Card], best_play: Sequence[Card],
+           lead: Lead, ctx: TrumpContext) -> bool:
+    rule = ctx.rules.throw_compare
+    if len(lead.units) == 1 or rule == "largest_unit":
+        return profile[0] > best[0]
+    if rule == "all_units":
+        return all(mine > theirs for mine, theirs in zip(profile, best))
+    if rule == "highest_card":
+        strength = ctx.strength
+        return max(strength[c.index] for c in play) > max(strength[c.index] for c in best_play)
+    keep = range(len(profile))
+    if rule == "unit_length" and lead.units[0].size > 1:
+        keep = [i for i, unit in enumerate(lead.units) if unit.size > 1]
+    return [profile[i] for i in keep] > [best[i] for i in keep]
+
+
+def trick_winner(plays: Sequence[Sequence[Card]], ctx: TrumpContext, lead: Lead | None = None) -> int:
+    """Index into `plays` (lead first) of the play winning the trick so far; ties go to the earlier."""
+    lead = lead or Lead.of(plays[0], ctx)
+    winner = 0
+    best = play_profile(lead, plays[0], ctx)
+    assert best is not None
+    for index in range(1, len(plays)):
+        profile = play_profile(lead, plays[index], ctx)
+        if profile is not None and _beats(profile, best, plays[index], plays[winner], lead, ctx):
+            winner, best = index, profile
+    return winner
+
+
+__all__ = ["ThrowResult", "check_throw", "trick_winner", "play_profile", "unit_beaten_by", "parse_cards",
+           "face_counts", "TrumpContext"]
