@@ -180,6 +180,10 @@ def parse_cards(tokens: str | Iterable[str]) -> list[Card]:
     A bad token raises `MalformedError` naming the token and its 1-based position.
     """
     items = tokens.split() if isinstance(tokens, str) else list(tokens)
+    try:
+        return [_PARSE_CACHE[token] for token in items]
+    except (KeyError, TypeError):
+        pass
     cards = []
     for position, token in enumerate(items, start=1):
         if not isinstance(token, str):

@@ -11,7 +11,6 @@
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -58,9 +57,13 @@ class Unit:
         return format_cards(self.cards())
 
 
-def face_counts(cards: Iterable[Card]) -> Counter[int]:
+def face_counts(cards: Iterable[Card]) -> dict[int, int]:
     """Copies per face index."""
-    return Counter(card.index for card in cards)
+    counts: dict[int, int] = {}
+    for card in cards:
+        index = card.index
+        counts[index] = counts.get(index, 0) + 1
+    return counts
 
 
 def decompose(counts: dict[int, int], ctx: TrumpContext) -> list[Unit]:

@@ -38,6 +38,9 @@ class Lead:
     @classmethod
     def of(cls, cards: Sequence[Card], ctx: TrumpContext) -> Lead:
         """The lead made of `cards` (all of one effective suit)."""
+        if len(cards) == 1:
+            face = cards[0].index
+            return cls(tuple(cards), ctx.suit_of[face], (Unit(1, 1, (face,), ctx.strength[face]),), 0, ())
         combo = Combination.of(cards, ctx)
         if combo.suit is None:
             raise ValueError("a lead must be all of one effective suit")
@@ -77,10 +80,13 @@ def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
         if hand.get(face, 0) < copies:
             return f"does not hold {pretty_cards([Card.from_index(face)] * (copies - hand.get(face, 0)))}"
     suit = lead.suit
+    suit_of = ctx.suit_of
+    in_suit_count = sum(copies for face, copies in played.items() if suit_of[face] == suit)
+    if in_suit_count == n and not lead.pairs:
+        return None
     held = _suit_part(hand, suit, ctx)
     held_count = sum(held.values())
     in_suit = _suit_part(played, suit, ctx)
-    in_suit_count = sum(in_suit.values())
     label = suit_label(suit)
     if held_count <= n:
         if in_suit_count != held_count:

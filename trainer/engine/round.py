@@ -13,7 +13,6 @@
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -23,7 +22,7 @@ from trainer.engine.errors import IllegalPlayError
 from trainer.engine.follow import Lead, follow_problem
 from trainer.engine.rules import Rules
 from trainer.engine.scoring import kitty_multiplier, level_result, next_banker, points, throw_penalty
-from trainer.engine.tricks import ThrowResult, check_throw, trick_winner
+from trainer.engine.tricks import ThrowResult, beats, check_throw, play_profile, trick_winner
 from trainer.engine.trump import TrumpContext
 
 
@@ -39,6 +38,8 @@ class Trick:
     lead: Lead | None = None
     winning: int | None = None
     """The seat winning the trick so far."""
+    best: list[int] | None = None
+    """The winning play's unit strengths (see `play_profile`)."""
 
     @property
     def complete(self) -> bool:
@@ -74,15 +75,26 @@ class RoundResult:
     next_banker: int
 
 
+def _take(hand: dict[int, int], cards: Sequence[Card]) -> None:
+    """Remove played cards from a hand of copies per face."""
+    for card in cards:
+        left = hand[card.index] - 1
+        if left:
+            hand[card.index] = left
+        else:
+            del hand[card.index]
+
+
 class RoundState:
     """A hand in play: every seat's cards, the tricks so far, points won; `undo` takes a play back."""
 
-    def __init__(self, rules: Rules, ctx: TrumpContext, banker: int, hands: Sequence[Counter[int]],
+    def __init__(self, rules: Rules, ctx: TrumpContext, banker: int, hands: Sequence[dict[int, int]],
                  buried: Sequence[Card]) -> None:
         self.rules = rules
         self.ctx = ctx
         self.banker = banker
-        self.hands = [Counter(hand) for hand in hands]
+        self.hands = [dict(hand) for hand in hands]
+        """Each seat's cards as copies per face index (faces with no copies left are removed)."""
         self.buried = list(buried)
         self.tricks: list[Trick] = []
         self.points_won = [0, 0, 0, 0]
@@ -119,7 +131,7 @@ class RoundState:
     @property
     def is_over(self) -> bool:
         """True when every hand is empty and no trick is under way."""
-        return self.current_trick is None and not any(sum(h.values()) for h in self.hands)
+        return self.current_trick is None and not any(self.hands)
 
     def is_attacker(self, seat: int) -> bool:
         """True for the seats against the banker (闲家)."""
@@ -139,7 +151,8 @@ class RoundState:
         if len(suits) > 1:
             raise IllegalPlayError(f"a lead must be all of one suit, not {pretty_cards(cards)}", seat=seat)
         others = [self.hands[(seat + k) % 4] for k in (1, 2, 3)]
-        result = check_throw(cards, others, self.ctx)
+        attempted = Lead.of(cards, self.ctx)
+        result = check_throw(cards, others, self.ctx, attempted)
         trick = Trick(seat)
         if not result.ok:
             trick.attempt = list(cards)
@@ -147,26 +160,30 @@ class RoundState:
             trick.penalty = -penalty if self.is_attacker(seat) else penalty
             self.penalties += trick.penalty
         played = list(cards) if result.ok else result.forced
-        trick.lead = Lead.of(played, self.ctx)
+        trick.lead = attempted if result.ok else Lead.of(played, self.ctx)
         trick.plays.append(played)
         trick.winning = seat
-        hand.subtract(face_counts(played))
+        trick.best = play_profile(trick.lead, played, self.ctx)
+        _take(hand, played)
         self.tricks.append(trick)
         return result
 
     def follow(self, cards: Sequence[Card]) -> None:
         """Play `cards` for the next seat into the trick under way; illegal plays raise."""
-        trick = self.current_trick
-        if trick is None or trick.lead is None:
+        trick = self.tricks[-1] if self.tricks else None
+        if trick is None or trick.lead is None or len(trick.plays) == 4:
             raise IllegalPlayError("no trick is under way to follow", seat=self.next_seat)
-        seat = self.next_seat
+        seat = (trick.leader + len(trick.plays)) % 4
         problem = follow_problem(trick.lead, self.hands[seat], cards, self.ctx)
         if problem is not None:
             raise IllegalPlayError(problem, seat=seat)
-        self.hands[seat].subtract(face_counts(cards))
+        _take(self.hands[seat], cards)
         trick.plays.append(list(cards))
-        trick.winning = trick.seat_of(trick_winner(trick.plays, self.ctx, trick.lead))
-        if trick.complete:
+        profile = play_profile(trick.lead, cards, self.ctx)
+        if profile is not None and beats(profile, trick.best, cards, trick.plays[(trick.winning - trick.leader) % 4],
+                                         trick.lead, self.ctx):
+            trick.winning, trick.best = seat, profile
+        if len(trick.plays) == 4:
             self.points_won[trick.winning] += trick.points
 
     def play(self, cards: Sequence[Card]) -> ThrowResult | None:
@@ -184,9 +201,13 @@ class RoundState:
         if trick.complete:
             self.points_won[trick.winning or 0] -= trick.points
         cards = trick.plays.pop()
-        self.hands[trick.seat_of(len(trick.plays))].update(face_counts(cards))
+        hand = self.hands[trick.seat_of(len(trick.plays))]
+        for card in cards:
+            hand[card.index] = hand.get(card.index, 0) + 1
         if trick.plays:
-            trick.winning = trick.seat_of(trick_winner(trick.plays, self.ctx, trick.lead))
+            index = trick_winner(trick.plays, self.ctx, trick.lead)
+            trick.winning = trick.seat_of(index)
+            trick.best = play_profile(trick.lead, trick.plays[index], self.ctx)
         else:
             self.penalties -= trick.penalty
             self.tricks.pop()
@@ -194,8 +215,9 @@ class RoundState:
     def _require_held(self, seat: int, cards: Sequence[Card]) -> None:
         hand = self.hands[seat]
         for face, copies in face_counts(cards).items():
-            if hand[face] < copies:
-                raise IllegalPlayError(f"does not hold {pretty_cards([Card.from_index(face)] * (copies - hand[face]))}",
+            held = hand.get(face, 0)
+            if held < copies:
+                raise IllegalPlayError(f"does not hold {pretty_cards([Card.from_index(face)] * (copies - held))}",
                                        seat=seat)
 
     # -- scoring ---------------------------------------------------------------------------------

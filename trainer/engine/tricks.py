@@ -43,9 +43,10 @@ def unit_beaten_by(unit: Unit, holding: dict[int, int], ctx: TrumpContext) -> bo
     return any(p > top and all(p - step in positions for step in range(1, unit.length)) for p in positions)
 
 
-def check_throw(cards: Sequence[Card], others: Sequence[dict[int, int]], ctx: TrumpContext) -> ThrowResult:
+def check_throw(cards: Sequence[Card], others: Sequence[dict[int, int]], ctx: TrumpContext,
+                lead: Lead | None = None) -> ThrowResult:
     """Whether a lead stands against the other three hands; if not, the forced play (rules.md §4)."""
-    lead = Lead.of(cards, ctx)
+    lead = lead or Lead.of(cards, ctx)
     if len(lead.units) == 1:
         return ThrowResult(True, list(cards), ())
     beaten = tuple(unit for unit in lead.units if any(unit_beaten_by(unit, hand, ctx) for hand in others))
@@ -118,8 +119,9 @@ def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> list[in
     return _assign(dict(face_counts(play)), lead.units, 0, ctx)
 
 
-def _beats(profile: list[int], best: list[int], play: Sequence[Card], best_play: Sequence[Card],
-           lead: Lead, ctx: TrumpContext) -> bool:
+def beats(profile: list[int], best: list[int], play: Sequence[Card], best_play: Sequence[Card],
+          lead: Lead, ctx: TrumpContext) -> bool:
+    """True when a play with `profile` takes the trick from the play winning it with `best`."""
     rule = ctx.rules.throw_compare
     if len(lead.units) == 1 or rule == "largest_unit":
         return profile[0] > best[0]
@@ -142,10 +144,10 @@ def trick_winner(plays: Sequence[Sequence[Card]], ctx: TrumpContext, lead: Lead 
     assert best is not None
     for index in range(1, len(plays)):
         profile = play_profile(lead, plays[index], ctx)
-        if profile is not None and _beats(profile, best, plays[index], plays[winner], lead, ctx):
+        if profile is not None and beats(profile, best, plays[index], plays[winner], lead, ctx):
             winner, best = index, profile
     return winner
 
 
-__all__ = ["ThrowResult", "check_throw", "trick_winner", "play_profile", "unit_beaten_by", "parse_cards",
+__all__ = ["ThrowResult", "beats", "check_throw", "trick_winner", "play_profile", "unit_beaten_by", "parse_cards",
            "face_counts", "TrumpContext"]

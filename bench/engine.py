@@ -1,0 +1,62 @@
+"""Benchmark: whole deal records verified per second (parsing and the legality of every play included).
+
+The fixed set of deals is made in this run by the seeded random player (`trainer.bots.random`),
+so every run measures the same work. Prints the single-process figure and the figure with one
+process per core.
+
+    python bench/engine.py [--deals N] [--rounds R]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from trainer.bots.random import random_record
+from trainer.records import parse_record, replay, verify_summary
+
+
+def make_deals(count: int, seed: int = 2026) -> list[str]:
+    """The benchmark's deals as JSON text: `count` complete random-legal records."""
+    return [json.dumps(random_record(random.Random(seed + n), throw_rate=0.05)) for n in range(count)]
+
+
+def verify_all(texts: list[str]) -> int:
+    """Verify every record from its text; returns the number of plays checked."""
+    plays = 0
+    for text in texts:
+        summary = verify_summary(replay(parse_record(json.loads(text))))
+        plays += sum(1 for _ in summary["tricks"]) * 4
+    return plays
+
+
+def main() -> None:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    texts = make_deals(args.deals)
+    best = float("inf")
+    plays = 0
+    for _ in range(args.rounds):
+        start = time.perf_counter()
+        plays = verify_all(texts)
+        best = min(best, time.perf_counter() - start)
+    workers = os.cpu_count() or 1
+    chunks = [texts[i::workers] for i in range(workers)]
+    with ProcessPoolExecutor(workers) as pool:
+        list(pool.map(verify_all, chunks))
+        start = time.perf_counter()
+        list(pool.map(verify_all, chunks))
+        parallel = time.perf_counter() - start
+    print(f"deals: {len(texts)} random-legal records, {plays} plays")
+    print(f"verify, 1 process: {len(texts) / best:,.0f} deals/s ({plays / best:,.0f} plays/s, best of {args.rounds})")
+    print(f"verify, {workers} processes: {len(texts) / parallel:,.0f} deals/s")
+
+
+if __name__ == "__main__":
+    main()
