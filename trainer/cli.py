@@ -1,4 +1,4 @@
-"""The `trainer` command: deal verification and display, and the rules referee."""
+"""The `trainer` command: deal verification, display and tracking, and the rules referee."""
 from __future__ import annotations
 
 import argparse
@@ -12,6 +12,9 @@ from trainer.engine.errors import JipaiError, MalformedError
 from trainer.engine.seats import Seat
 from trainer.records import DealRecord, Position, Replay, load_record, replay, state_at, verify_summary
 from trainer.referee import serve_lines
+from trainer.tracking.facts import facts_json
+from trainer.tracking.inference import infer_json
+from trainer.tracking.tracker import track
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -31,6 +34,12 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--seat", help="show only what this seat (0–3) can see")
     show.add_argument("--at", help="stop at position T.K (after K plays of trick T), 0.0 or end")
 
+    track = deal_commands.add_parser("track", help="what one seat can know at a position, as JSON (tracking.md)")
+    track.add_argument("file", metavar="FILE")
+    track.add_argument("--seat", required=True, help="the viewer's seat, 0–3")
+    track.add_argument("--at", required=True, help="position T.K (after K plays of trick T), 0.0 or end")
+    track.add_argument("--tier", type=int, choices=(1, 2), default=1, help="2 adds the inference facts")
+
     rules = commands.add_parser("rules", help="the rules referee")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND")
     rules_commands.add_parser("check", help="answer JSON-lines rule questions on stdin (records.md referee)")
@@ -40,12 +49,22 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 invalid record or play, 2 bad usage)."""
     args = _parser().parse_args(argv)
+    try:
+        return _run(args)
+    except BrokenPipeError:
+        sys.stderr.close()
+        return EXIT_OK
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "rules":
         for line in serve_lines(sys.stdin):
             print(line, flush=True)
         return EXIT_OK
     if args.deal_command == "verify":
         return _verify(args.files, args.json)
+    if args.deal_command == "track":
+        return _track(args.file, args.seat, args.at, args.tier)
     return _show(args.file, args.seat, args.at)
 
 
@@ -102,13 +121,14 @@ def _verify_text(path: str, rep: Replay) -> str:
     return "\n".join(lines)
 
 
-def _show(path: str, seat_text: str | None, at_text: str | None) -> int:
+def _open_at(path: str, seat_text: str | None, at_text: str | None) -> tuple[DealRecord, int | None, Position] | int:
+    """Load and validate a record and read a seat and a position in it; an exit status on failure."""
     record = _load(path)
     if isinstance(record, int):
         return record
     try:
         seat = int(Seat.parse(seat_text)) if seat_text is not None else None
-        position = Position.parse(at_text, record) if at_text is not None else Position.parse("end", record)
+        position = Position.parse(at_text if at_text is not None else "end", record)
     except MalformedError as error:
         print(f"trainer: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -117,7 +137,28 @@ def _show(path: str, seat_text: str | None, at_text: str | None) -> int:
     except JipaiError as error:
         print(f"{path}: {error}", file=sys.stderr)
         return EXIT_INVALID
-    print(show_text(record, position, seat))
+    return record, seat, position
+
+
+def _show(path: str, seat_text: str | None, at_text: str | None) -> int:
+    opened = _open_at(path, seat_text, at_text)
+    if isinstance(opened, int):
+        return opened
+    print(show_text(*opened[:1], opened[2], opened[1]))
+    return EXIT_OK
+
+
+def _track(path: str, seat_text: str, at_text: str, tier: int) -> int:
+    opened = _open_at(path, seat_text, at_text)
+    if isinstance(opened, int):
+        return opened
+    record, seat, position = opened
+    assert seat is not None
+    snap = track(record, seat, position)
+    facts = facts_json(snap, str(position))
+    if tier == 2:
+        facts["inference"] = infer_json(snap)
+    print(json.dumps(facts, ensure_ascii=False))
     return EXIT_OK
 
 

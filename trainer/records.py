@@ -56,6 +56,7 @@ class DealRecord:
     kitty: tuple[Card, ...]
     buried: tuple[Card, ...]
     tricks: tuple[RecordedTrick, ...]
+    declarations: tuple[tuple[int, tuple[Card, ...]], ...] = ()
 
     @property
     def id(self) -> str:
@@ -153,13 +154,14 @@ def parse_record(data: Any) -> DealRecord:
     if not isinstance(declarations, list) or any(
             not isinstance(d, dict) or "cards" not in d or "seat" not in d for d in declarations):
         raise InvalidRecordError("declarations: expected a list of {\"seat\", \"cards\"} objects")
+    declared = []
     for number, declaration in enumerate(declarations, start=1):
-        _cards(declaration["cards"], f"declaration {number}")
+        shown = _cards(declaration["cards"], f"declaration {number}")
         try:
-            Seat.parse(declaration["seat"])
+            declared.append((int(Seat.parse(declaration["seat"])), shown))
         except MalformedError as error:
             raise InvalidRecordError(f"declaration {number}: {error}") from None
-    return DealRecord(data, rules, ctx, banker, hands, kitty, buried, tuple(tricks))
+    return DealRecord(data, rules, ctx, banker, hands, kitty, buried, tuple(tricks), tuple(declared))
 
 
 def load_record(path: str | Path) -> DealRecord:
@@ -218,6 +220,11 @@ def _check_cards(record: DealRecord) -> None:
             f"hands and kitty: {what} {card.pretty} ({dealt[card]} dealt, {rules.decks} decks have {expected[card]})")
     if len(record.buried) != rules.kitty_size:
         raise InvalidRecordError(f"buried: has {len(record.buried)} cards, must be {rules.kitty_size}")
+    for number, (seat, shown) in enumerate(record.declarations, start=1):
+        dealt_to = Counter(record.hands[seat])
+        for card, copies in Counter(shown).items():
+            if dealt_to[card] < copies:
+                raise InvalidRecordError(f"declaration {number}: seat {seat} was not dealt {card.pretty}")
     pool = Counter(record.hands[record.banker]) + Counter(record.kitty)
     for card, copies in Counter(record.buried).items():
         if pool[card] < copies:

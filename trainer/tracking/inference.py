@@ -1,0 +1,281 @@
+"""Tier-2 inference (tracking.md second table): exact bounds on the hidden holdings by max-flow.
+
+The unseen cards are a transportation problem: faces (supply = unseen copies) to holders (the
+other seats, and the kitty for a non-banker; demand = cards held), each cell bounded by what the
+seat has shown (voids, no pairs, cards returned by a failed throw, caps proved by a throw that
+stood, declared cards). One feasible flow is found, then each bound is pushed as far as the
+residual graph allows: a value is reachable exactly when an augmenting cycle exists.
+"""
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from trainer.engine.cards import Card
+from trainer.engine.trump import SUIT_NAMES
+from trainer.tracking.facts import listed_suits, voids
+from trainer.tracking.tracker import Snapshot
+
+KITTY = 4
+"""The kitty's holder number (seats are 0–3)."""
+
+
+class InconsistentError(ValueError):
+    """The constraints admit no distribution: the record and what was seen disagree."""
+
+
+class _Flow:
+    """A small residual graph: arcs in pairs (arc ^ 1 is the reverse), integer capacities."""
+
+    def __init__(self) -> None:
+        self.head: list[int] = []
+        self.cap: list[int] = []
+        self.out: list[list[int]] = []
+
+    def node(self) -> int:
+        self.out.append([])
+        return len(self.out) - 1
+
+    def arc(self, tail: int, head: int, capacity: int) -> int:
+        self.head += [head, tail]
+        self.cap += [capacity, 0]
+        self.out[tail].append(len(self.head) - 2)
+        self.out[head].append(len(self.head) - 1)
+        return len(self.head) - 2
+
+    def push(self, arcs: Iterable[int], amount: int = 1) -> None:
+        for arc in arcs:
+            self.cap[arc] -= amount
+            self.cap[arc ^ 1] += amount
+
+    def path(self, sources: Iterable[int], targets: set[int], banned: set[int]) -> list[int] | None:
+        """Arcs of a shortest residual path from any source to any target avoiding `banned` nodes."""
+        came: dict[int, int] = {}
+        queue = deque()
+        for source in sources:
+            if source not in came:
+                came[source] = -1
+                queue.append(source)
+        while queue:
+            node = queue.popleft()
+            if node in targets:
+                arcs = []
+                while came[node] != -1:
+                    arc = came[node]
+                    arcs.append(arc)
+                    node = self.head[arc ^ 1]
+                return arcs[::-1]
+            for arc in self.out[node]:
+                nxt = self.head[arc]
+                if self.cap[arc] > 0 and nxt not in came and nxt not in banned:
+                    came[nxt] = arc
+                    queue.append(nxt)
+        return None
+
+
+@dataclass(slots=True)
+class _Cell:
+    holder: int
+    face: int
+    low: int
+    arc: int
+    tail: int
+
+
+class Inference:
+    """The consistent distributions of one snapshot's unseen cards, as a solved flow network."""
+
+    def __init__(self, snap: Snapshot) -> None:
+        self.snap = snap
+        ctx = snap.ctx
+        rules = ctx.rules
+        unseen = snap.unseen
+        self.faces = [f for f in range(54) if unseen[f]]
+        unseen_by_suit = [sum(unseen[f] for f in ctx.faces_by_suit[s]) for s in range(5)]
+        self.void_bits = {q: voids(snap, q, unseen_by_suit) for q in range(4)}
+        self.holders = [q for q in range(4) if q != snap.seat]
+        capacity = {q: snap.hand_sizes[q] for q in self.holders}
+        if snap.seat != snap.banker and not snap.kitty_revealed:
+            self.holders.append(KITTY)
+            capacity[KITTY] = rules.kitty_size
+        constraints = snap.constraints
+        group_low: dict[int, int] = {}
+        low: dict[tuple[int, int], int] = {}
+        for q in range(4):
+            if q == snap.seat:
+                continue
+            for face, copies in constraints.returned[q].items():
+                low[q, face] = max(low.get((q, face), 0), copies)
+            for face, copies in constraints.declared[q].items():
+                if copies <= 0 or not unseen[face]:
+                    continue
+                if q == snap.banker and KITTY in capacity:
+                    group_low[face] = max(group_low.get(face, 0), copies)
+                else:
+                    low[q, face] = max(low.get((q, face), 0), copies)
+        flow = self.flow = _Flow()
+        self.source, self.sink = flow.node(), flow.node()
+        self.holder_node = {q: flow.node() for q in self.holders}
+        self.face_node: dict[int, int] = {}
+        self.cells: dict[tuple[int, int], _Cell] = {}
+        supply_left = {}
+        for face in self.faces:
+            node = self.face_node[face] = flow.node()
+            supply_left[face] = unseen[face]
+            others = None
+            if face in group_low:
+                others = flow.node()
+                flow.arc(node, others, unseen[face] - group_low[face])
+            for q in self.holders:
+                high = self._high(q, face)
+                floor = low.get((q, face), 0)
+                if floor > high:
+                    raise InconsistentError(f"seat {q} must hold {floor} of {Card.from_index(face)} but can hold {high}")
+                supply_left[face] -= floor
+                capacity[q] -= floor
+                tail = others if others is not None and q not in (snap.banker, KITTY) else node
+                arc = flow.arc(tail, self.holder_node[q], high - floor)
+                self.cells[q, face] = _Cell(q, face, floor, arc, tail)
+        if any(v < 0 for v in supply_left.values()) or any(v < 0 for v in capacity.values()):
+            raise InconsistentError("known cards exceed what a hand can hold")
+        for face in self.faces:
+            flow.arc(self.source, self.face_node[face], supply_left[face])
+        for q in self.holders:
+            flow.arc(self.holder_node[q], self.sink, capacity[q])
+        total = sum(supply_left.values())
+        if total != sum(capacity.values()):
+            raise InconsistentError("unseen cards and hand sizes disagree")
+        self._greedy()
+        while (path := flow.path([self.source], {self.sink}, set())) is not None:
+            flow.push(path)
+            total -= 1
+        sent = sum(flow.cap[arc ^ 1] for arc in flow.out[self.source] if arc % 2 == 0)
+        if sent != sum(supply_left.values()):
+            raise InconsistentError("no distribution of the unseen cards fits what was seen")
+        self.banned = {self.source, self.sink}
+
+    def _high(self, q: int, face: int) -> int:
+        snap = self.snap
+        copies = snap.unseen[face]
+        if q == KITTY:
+            return copies
+        suit = snap.ctx.suit_of[face]
+        if self.void_bits[q] >> suit & 1:
+            return 0
+        high = min(copies, snap.hand_sizes[q])
+        if snap.no_pairs[q] >> suit & 1:
+            high = min(high, 1)
+        cap = snap.constraints.caps[q].get(face)
+        return high if cap is None else min(high, cap)
+
+    def _greedy(self) -> None:
+        """Fill most of the flow directly (source → face → holder → sink) before augmenting."""
+        flow = self.flow
+        for arc in list(flow.out[self.source]):
+            if arc % 2:
+                continue
+            face_node = flow.head[arc]
+            for cell_arc in flow.out[face_node]:
+                if cell_arc % 2 or flow.cap[arc] == 0:
+                    continue
+                holder = flow.head[cell_arc]
+                sink_arc = next((a for a in flow.out[holder] if a % 2 == 0 and flow.head[a] == self.sink), None)
+                if sink_arc is None:
+                    continue
+                amount = min(flow.cap[arc], flow.cap[cell_arc], flow.cap[sink_arc])
+                if amount > 0:
+                    flow.push([arc, cell_arc, sink_arc], amount)
+
+    def _current(self, cell: _Cell) -> int:
+        return self.flow.cap[cell.arc ^ 1]
+
+    def bounds(self, q: int, face: int) -> tuple[int, int]:
+        """[min, max] copies of `face` holder `q` holds over all consistent distributions."""
+        cell = self.cells[q, face]
+        flow = self.flow
+        now = self._current(cell)
+        holder = self.holder_node[q]
+        room = flow.cap[cell.arc]
+        more = self._cell_shift(cell, holder, cell.tail, cell.arc, room) if room else 0
+        less = self._cell_shift(cell, cell.tail, holder, cell.arc ^ 1, now) if now else 0
+        return cell.low + now - less, cell.low + now + more
+
+    def _cell_shift(self, cell: _Cell, start: int, end: int, closing: int, limit: int) -> int:
+        flow = self.flow
+        saved = flow.cap[closing], flow.cap[closing ^ 1]
+        flow.cap[closing], flow.cap[closing ^ 1] = 0, 0
+        shifted = 0
+        done = []
+        for _ in range(limit):
+            path = flow.path([start], {end}, self.banned)
+            if path is None:
+                break
+            flow.push(path)
+            done.append(path)
+            shifted += 1
+        for path in done:
+            flow.push(path, -1)
+        flow.cap[closing], flow.cap[closing ^ 1] = saved
+        return shifted
+
+    def suit_bounds(self, q: int, suit: int) -> tuple[int, int]:
+        """[min, max] cards of effective suit `suit` holder `q` holds."""
+        ctx = self.snap.ctx
+        cells = [c for (h, f), c in self.cells.items() if h == q]
+        inside = [c for c in cells if ctx.suit_of[c.face] == suit]
+        outside = [c for c in cells if ctx.suit_of[c.face] != suit]
+        now = sum(c.low + self._current(c) for c in inside)
+        more = self._suit_shift(inside, outside)
+        less = self._suit_shift(outside, inside)
+        return now - less, now + more
+
+    def _suit_shift(self, gain: list[_Cell], lose: list[_Cell]) -> int:
+        """How many units the holder can move from `lose` cells to `gain` cells at once (then undone):
+        each is a cycle holder → a lose cell's face ⇝ a gain cell's face → holder."""
+        if not gain or not lose:
+            return 0
+        flow = self.flow
+        banned = self.banned | {flow.head[gain[0].arc]}
+        done: list[list[int]] = []
+        while True:
+            starts = {c.tail: c for c in lose if flow.cap[c.arc ^ 1] > 0}
+            ends = {c.tail: c for c in gain if flow.cap[c.arc] > 0}
+            path = flow.path(starts, set(ends), banned) if starts and ends else None
+            if path is None:
+                break
+            first = flow.head[path[0] ^ 1] if path else next(iter(starts))
+            last = flow.head[path[-1]] if path else first
+            cycle = [starts[first].arc ^ 1, *path, ends[last].arc]
+            flow.push(cycle)
+            done.append(cycle)
+        for cycle in done:
+            flow.push(cycle, -1)
+        return len(done)
+
+
+def infer_json(snap: Snapshot) -> dict[str, Any]:
+    """The `inference` object of `deal track --tier 2`, keys and lists in the fixed order."""
+    inference = Inference(snap)
+    ctx = snap.ctx
+    order = sorted(inference.faces, key=ctx.sort_key.__getitem__)
+    suits = listed_suits(ctx)
+    holdings: dict[str, dict[str, list[int]]] = {}
+    can_pair: dict[str, list[str]] = {}
+    certain: dict[str, list[str]] = {}
+    implied: dict[str, list[str]] = {}
+    suit_counts: dict[str, dict[str, list[int]]] = {}
+    for q in inference.holders:
+        name = "kitty" if q == KITTY else str(q)
+        ranges = {face: inference.bounds(q, face) for face in order}
+        holdings[name] = {str(Card.from_index(f)): list(ranges[f]) for f in order}
+        can_pair[name] = [str(Card.from_index(f)) for f in order if ranges[f][1] >= 2]
+        certain[name] = [str(Card.from_index(f)) for f in order for _ in range(ranges[f][0])]
+        counts = {s: inference.suit_bounds(q, s) for s in suits}
+        suit_counts[name] = {SUIT_NAMES[s]: list(counts[s]) for s in suits}
+        tier1 = inference.void_bits[q] if q != KITTY else 0
+        implied[name] = [SUIT_NAMES[s] for s in suits
+                         if counts[s][1] == 0 and not (tier1 >> s & 1)]
+    return {"holdings": holdings, "can_hold_pair": can_pair, "certain": certain, "implied_voids": implied,
+            "suit_counts": suit_counts}

@@ -1,0 +1,95 @@
+"""Tier-1 knowledge recomputed from scratch at a position, without the incremental observer.
+
+The oracle the tracker is tested against: set arithmetic over the record's plays up to the
+position, with trick winners and penalties taken from the engine's replay.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from trainer.engine.cards import full_deck
+from trainer.engine.combos import face_counts
+from trainer.engine.scoring import kitty_multiplier
+from trainer.records import DealRecord, Position, state_at
+from trainer.tracking.tracker import Constraints, Snapshot, TrickView, known_after_throw, throw_caps
+
+
+def _array(counter: Counter[int] | dict[int, int]) -> tuple[int, ...]:
+    return tuple(max(counter.get(face, 0), 0) for face in range(54))
+
+
+def recount(record: DealRecord, seat: int, position: Position) -> Snapshot:
+    """What `seat` knows at `position`, recomputed from the record alone."""
+    ctx, rules = record.ctx, record.rules
+    state = state_at(record, position)
+    done = position.plays_before(record)
+    plays = [(number, (trick.leader + i) % 4, play, i)
+             for number, trick in enumerate(record.tricks, start=1) for i, play in enumerate(trick.plays)][:done]
+    played = Counter(card.index for _, _, play, _ in plays for card in play)
+    own_played = Counter(card.index for _, who, play, _ in plays if who == seat for card in play)
+    mine = Counter(face_counts(record.playing_hands()[seat]))
+    mine.subtract(own_played)
+    complete = position.is_end and state.is_over
+    kitty_known = Counter(card.index for card in record.buried) if seat == record.banker or complete else Counter()
+    unseen = Counter(card.index for card in full_deck(rules.decks))
+    for part in (played, mine, kitty_known):
+        unseen.subtract(part)
+    sizes = [rules.hand_size - sum(len(play) for _, who, play, _ in plays if who == q) for q in range(4)]
+    revealed, no_pairs = [0] * 4, [0] * 4
+    strict = rules.follow not in ("loose", "lenient")
+    for number, who, play, index in plays:
+        if index == 0:
+            continue
+        lead = state.tricks[number - 1].lead
+        assert lead is not None
+        in_suit = [card for card in play if ctx.suit_of[card.index] == lead.suit]
+        if len(in_suit) < lead.size:
+            revealed[who] |= 1 << lead.suit
+        elif strict and lead.pairs and sum(c // 2 for c in face_counts(in_suit).values()) < lead.pairs:
+            no_pairs[who] |= 1 << lead.suit
+    returned: list[dict[int, int]] = [{} for _ in range(4)]
+    caps: list[dict[int, int]] = [{} for _ in range(4)]
+    for number, who, play, index in plays:
+        trick = state.tricks[number - 1]
+        failed_lead = index == 0 and trick.attempt is not None
+        if failed_lead and who != seat:
+            returned[who] = known_after_throw(returned[who], trick.attempt or (), play)
+        if index == 0 and not failed_lead and trick.lead is not None and len(trick.lead.units) > 1:
+            for other in set(range(4)) - {who, seat}:
+                for face, cap in throw_caps(trick.lead, ctx).items():
+                    caps[other][face] = min(caps[other].get(face, cap), cap)
+        for card in play:
+            for bounds in ((caps[who],) if failed_lead else (returned[who], caps[who])):
+                if bounds.get(card.index):
+                    bounds[card.index] -= 1
+    declared: list[dict[int, int]] = [{} for _ in range(4)]
+    for declarer, cards in record.declarations:
+        if declarer != seat:
+            for face, copies in face_counts(cards).items():
+                declared[declarer][face] = max(declared[declarer].get(face, 0), copies)
+    for declarer in range(4):
+        for face in list(declared[declarer]):
+            declared[declarer][face] = max(declared[declarer][face] - own_count(plays, declarer, face), 0)
+    if state.tricks:
+        last = state.tricks[-1]
+        number = len(state.tricks)
+        view = TrickView(number, last.leader, tuple(tuple(p) for p in record.tricks[number - 1].plays[:len(last.plays)]),
+                         last.winning, tuple(last.attempt) if last.attempt is not None else None)
+        if position.plays == 0 and not position.is_end and last.complete:
+            view = TrickView(number + 1, last.winning or 0, (), None, None)
+    else:
+        view = TrickView(1, record.banker, (), None, None)
+    bonus = 0
+    if complete and state.tricks:
+        result = state.result()
+        bonus = result.kitty_points * result.kitty_multiplier
+        assert result.kitty_multiplier in (0, kitty_multiplier(state.tricks[-1].lead, rules))
+    return Snapshot(seat, ctx, record.banker, _array(mine), _array(unseen), _array(played), _array(kitty_known),
+                    complete, tuple(sizes), tuple(state.points_won), state.penalties, bonus, tuple(revealed),
+                    tuple(no_pairs), view,
+                    Constraints(tuple(returned), tuple(caps), tuple(declared)))
+
+
+def own_count(plays: list[tuple[int, int, tuple, int]], seat: int, face: int) -> int:
+    """Copies of `face` that `seat` has played among `plays`."""
+    return sum(1 for _, who, play, _ in plays if who == seat for card in play if card.index == face)

@@ -1,0 +1,287 @@
+"""The per-seat observer (tier 1): fed only what its seat may see, it keeps the counts incrementally.
+
+A `SeatTracker` is built from its own hand (and the buried cards when it is the banker's) and
+then receives `PlayEvent`s, the public plays; it never holds a reference to other hands, the
+record or the game state, so it cannot peek. `facts()` snapshots what the seat knows now.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from trainer.engine.cards import Card
+from trainer.engine.combos import face_counts
+from trainer.engine.follow import Lead
+from trainer.engine.round import RoundState
+from trainer.engine.scoring import kitty_multiplier
+from trainer.engine.trump import TRUMP, TrumpContext
+from trainer.records import DealRecord, Position
+
+FACE_POINTS = tuple(Card.from_index(face).points for face in range(54))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEvent:
+    """One public play as every seat sees it."""
+
+    trick: int
+    """The trick's number, from 1."""
+    seat: int
+    cards: tuple[Card, ...]
+    lead: Lead
+    """The trick's standing lead (after a failed throw, the forced play)."""
+    attempt: tuple[Card, ...] | None = None
+    """On a lead: the failed throw the forced play came from."""
+    penalty: int = 0
+    """On a failed throw: points credited to the attackers (negative when an attacker threw)."""
+    winning: int = 0
+    """The seat winning the trick after this play."""
+
+
+def public_events(record: DealRecord) -> Iterator[PlayEvent]:
+    """The public plays of a (validated) record, in order, with who is winning after each."""
+    state = RoundState.start(record.rules, record.ctx, record.banker, record.playing_hands(), record.buried)
+    for number, trick in enumerate(record.tricks, start=1):
+        for index, play in enumerate(trick.plays):
+            if index == 0:
+                state.lead(trick.attempt if trick.attempt is not None else play)
+            else:
+                state.follow(play)
+            current = state.tricks[-1]
+            assert current.lead is not None and current.winning is not None
+            yield PlayEvent(number, current.seat_of(index), tuple(play), current.lead,
+                            trick.attempt if index == 0 else None, current.penalty if index == 0 else 0,
+                            current.winning)
+
+
+def _counts(cards: Sequence[Card]) -> list[int]:
+    counts = [0] * 54
+    for card in cards:
+        counts[card.index] += 1
+    return counts
+
+
+def _sum_by_suit(counts: Sequence[int], ctx: TrumpContext, weights: Sequence[int] | None = None) -> list[int]:
+    totals = [0] * 5
+    suit_of = ctx.suit_of
+    for face, copies in enumerate(counts):
+        if copies:
+            totals[suit_of[face]] += copies * (weights[face] if weights else 1)
+    return totals
+
+
+@dataclass(frozen=True, slots=True)
+class TrickView:
+    """The trick at a position: leader, plays so far, the seat winning, a failed throw's attempt."""
+
+    number: int
+    leader: int
+    plays: tuple[tuple[Card, ...], ...]
+    winning: int | None
+    attempt: tuple[Card, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Constraints:
+    """What tier 2 needs beyond the counts: cards known to be in a hand, per-seat caps, declarations."""
+
+    returned: tuple[dict[int, int], ...]
+    """Cards a failed throw returned to each seat, not played since (face → copies)."""
+    caps: tuple[dict[int, int], ...]
+    """Upper bounds a successful throw proved for each seat (face → copies), after plays since."""
+    declared: tuple[dict[int, int], ...]
+    """Declared cards each seat still holds unless played (or, for the banker, buried)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Everything the viewer knows at one position, as counts; `trainer.tracking.facts` reads it."""
+
+    seat: int
+    ctx: TrumpContext
+    banker: int
+    mine: tuple[int, ...]
+    unseen: tuple[int, ...]
+    played: tuple[int, ...]
+    kitty_known: tuple[int, ...]
+    kitty_revealed: bool
+    hand_sizes: tuple[int, ...]
+    points_won: tuple[int, ...]
+    penalties: int
+    kitty_bonus: int
+    revealed_voids: tuple[int, ...]
+    """Per seat, a bit per effective suit (1 << suit) shown void by failing to follow."""
+    no_pairs: tuple[int, ...]
+    trick: TrickView
+    constraints: Constraints
+
+
+class SeatTracker:
+    """The tier-1 observer of one seat: counts kept up to date play by play."""
+
+    def __init__(self, seat: int, ctx: TrumpContext, banker: int, hand: Sequence[Card],
+                 buried: Sequence[Card] | None = None,
+                 declarations: Sequence[tuple[int, Sequence[Card]]] = ()) -> None:
+        rules = ctx.rules
+        self.seat = seat
+        self.ctx = ctx
+        self.banker = banker
+        self.mine = _counts(hand)
+        self.kitty_known = _counts(buried) if buried is not None and seat == banker else [0] * 54
+        self.unseen = [rules.decks - self.mine[f] - self.kitty_known[f] for f in range(54)]
+        self.played = [0] * 54
+        self.kitty_revealed = False
+        self.hand_sizes = [rules.hand_size] * 4
+        self.hand_sizes[seat] = len(hand)
+        self.points_won = [0, 0, 0, 0]
+        self.penalties = 0
+        self.kitty_bonus = 0
+        self.revealed_voids = [0, 0, 0, 0]
+        self.no_pairs = [0, 0, 0, 0]
+        self.strict_pairs = rules.follow not in ("loose", "lenient")
+        self.trick = TrickView(1, banker, (), None, None)
+        self.lead: Lead | None = None
+        self.returned: list[dict[int, int]] = [{}, {}, {}, {}]
+        self.caps: list[dict[int, int]] = [{}, {}, {}, {}]
+        self.declared: list[dict[int, int]] = [{}, {}, {}, {}]
+        for declarer, cards in declarations:
+            if declarer != seat:
+                for card in cards:
+                    held = self.declared[declarer]
+                    held[card.index] = max(held.get(card.index, 0), sum(1 for c in cards if c is card))
+
+    def observe(self, event: PlayEvent) -> None:
+        """Take in one public play."""
+        seat, cards, suit_of = event.seat, event.cards, self.ctx.suit_of
+        mine_seat = seat == self.seat
+        for card in cards:
+            face = card.index
+            self.played[face] += 1
+            if mine_seat:
+                self.mine[face] -= 1
+            else:
+                self.unseen[face] -= 1
+        self.hand_sizes[seat] -= len(cards)
+        trick = self.trick
+        if not trick.plays or len(trick.plays) == 4:
+            self._new_trick(event)
+        else:
+            lead = self.lead
+            assert lead is not None
+            in_suit = sum(1 for card in cards if suit_of[card.index] == lead.suit)
+            if in_suit < lead.size:
+                self.revealed_voids[seat] |= 1 << lead.suit
+            elif lead.pairs and self.strict_pairs and _pairs(cards) < lead.pairs:
+                self.no_pairs[seat] |= 1 << lead.suit
+            self.trick = TrickView(trick.number, trick.leader, trick.plays + (cards,), event.winning, trick.attempt)
+        failed_lead = event.attempt is not None and len(self.trick.plays) == 1
+        for bounds in (self.caps[seat], self.declared[seat]) if failed_lead else (
+                self.returned[seat], self.caps[seat], self.declared[seat]):
+            if bounds:
+                for card in cards:
+                    if bounds.get(card.index):
+                        bounds[card.index] -= 1
+        if len(self.trick.plays) == 4:
+            self.points_won[event.winning] += sum(FACE_POINTS[c.index] for play in self.trick.plays for c in play)
+
+    def _new_trick(self, event: PlayEvent) -> None:
+        lead = event.lead
+        self.lead = lead
+        self.trick = TrickView(event.trick, event.seat, (event.cards,), event.winning, event.attempt)
+        if event.attempt is not None:
+            self.penalties += event.penalty
+            if event.seat != self.seat:
+                self.returned[event.seat] = known_after_throw(self.returned[event.seat], event.attempt, event.cards)
+        elif len(lead.units) > 1:
+            self._throw_caps(event.seat, lead)
+
+    def _throw_caps(self, thrower: int, lead: Lead) -> None:
+        caps = throw_caps(lead, self.ctx)
+        for other in range(4):
+            if other not in (thrower, self.seat):
+                bounds = self.caps[other]
+                for face, cap in caps.items():
+                    bounds[face] = min(bounds.get(face, cap), cap)
+
+    def reveal_kitty(self, buried: Sequence[Card]) -> None:
+        """The end of a complete hand: the kitty is turned over for everybody (翻底) and scored."""
+        if self.seat != self.banker:
+            for card in buried:
+                self.kitty_known[card.index] += 1
+                self.unseen[card.index] -= 1
+        self.kitty_revealed = True
+        winner = self.trick.winning
+        if winner is not None and (winner - self.banker) % 2 == 1 and self.lead is not None:
+            self.kitty_bonus = sum(c.points for c in buried) * kitty_multiplier(self.lead, self.ctx.rules)
+
+    def snapshot(self, position: Position | None = None) -> Snapshot:
+        """What the seat knows now; at `T.0` (T > 1) the trick shown is the next, not yet led."""
+        trick = self.trick
+        if position is not None and position.plays == 0 and not position.is_end and trick.plays:
+            trick = TrickView(trick.number + 1, trick.winning or 0, (), None, None)
+        return Snapshot(
+            self.seat, self.ctx, self.banker, tuple(self.mine), tuple(self.unseen), tuple(self.played),
+            tuple(self.kitty_known), self.kitty_revealed, tuple(self.hand_sizes), tuple(self.points_won),
+            self.penalties, self.kitty_bonus, tuple(self.revealed_voids), tuple(self.no_pairs), trick,
+            Constraints(tuple(dict(d) for d in self.returned), tuple(dict(d) for d in self.caps),
+                        tuple(dict(d) for d in self.declared)))
+
+
+def known_after_throw(known: dict[int, int], attempt: Sequence[Card], forced: Sequence[Card]) -> dict[int, int]:
+    """Cards known to be in a thrower's hand after a failed throw: those known before or shown in the
+    attempt (the larger count of each face), less the forced play."""
+    result = dict(known)
+    for face, copies in face_counts(attempt).items():
+        result[face] = max(result.get(face, 0), copies)
+    for card in forced:
+        result[card.index] -= 1
+    return {face: copies for face, copies in result.items() if copies > 0}
+
+
+def throw_caps(lead: Lead, ctx: TrumpContext) -> dict[int, int]:
+    """What a throw that stood proves of every other seat (not the kitty) at that moment: no card of
+    the suit above its lowest single, at most one copy of a face above its lowest pair (face → cap)."""
+    singles = [u.top for u in lead.units if u.width == 1]
+    pairs = [u.top for u in lead.units if u.width >= 2 and u.length == 1]
+    caps = {}
+    for face in ctx.faces_by_suit[lead.suit]:
+        if singles and ctx.strength[face] > min(singles):
+            caps[face] = 0
+        elif pairs and ctx.strength[face] > min(pairs):
+            caps[face] = 1
+    return caps
+
+
+def _pairs(cards: Sequence[Card]) -> int:
+    seen: dict[int, int] = {}
+    for card in cards:
+        seen[card.index] = seen.get(card.index, 0) + 1
+    return sum(copies // 2 for copies in seen.values())
+
+
+def tracker_for(record: DealRecord, seat: int) -> SeatTracker:
+    """A tracker for `seat` holding only what that seat may see of the record: its playing hand,
+    the buried cards if it is the banker, and the public declarations."""
+    hand = record.playing_hands()[seat]
+    buried = record.buried if seat == record.banker else None
+    return SeatTracker(seat, record.ctx, record.banker, hand, buried, record.declarations)
+
+
+def track(record: DealRecord, seat: int, position: Position) -> Snapshot:
+    """The viewer's knowledge at `position` of a validated record, computed incrementally."""
+    tracker = tracker_for(record, seat)
+    remaining = position.plays_before(record)
+    if remaining:
+        for event in public_events(record):
+            tracker.observe(event)
+            remaining -= 1
+            if remaining == 0:
+                break
+    complete = position.is_end and remaining == 0 and not any(tracker.hand_sizes)
+    if complete and record.tricks:
+        tracker.reveal_kitty(record.buried)
+    return tracker.snapshot(position)
+
+
+__all__ = ["PlayEvent", "public_events", "SeatTracker", "Snapshot", "TrickView", "Constraints", "tracker_for",
+           "track", "throw_caps", "known_after_throw", "TRUMP"]
