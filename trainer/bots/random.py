@@ -30,6 +30,25 @@ def random_lead(state: RoundState, rng: random.Random, throw_rate: float = 0.1) 
     return rng.choice(leads)
 
 
+def _declarations(hands: list[list[Card]], banker: int, level: str, trump: str) -> list[dict[str, Any]]:
+    """Plausible public declarations: the banker showed its trump level card(s); when it showed a
+    pair, another seat may have shown a single of another suit first (反主)."""
+    if trump == "none":
+        return []
+    shown = [c for c in hands[banker] if str(c) == level + trump]
+    if not shown:
+        return []
+    declarations = []
+    if len(shown) == 2:
+        for seat in range(4):
+            single = next((c for c in hands[seat] if str(c)[:-1] == level and str(c) != level + trump), None)
+            if seat != banker and single is not None:
+                declarations.append({"seat": seat, "cards": [str(single)]})
+                break
+    declarations.append({"seat": banker, "cards": [str(c) for c in shown]})
+    return declarations
+
+
 def random_record(rng: random.Random, rules: Rules | None = None, throw_rate: float = 0.1,
                   stop_after: int | None = None) -> dict[str, Any]:
     """A complete random-legal deal as a `jipai-deal/1` object (or one cut after `stop_after` plays)."""
@@ -45,6 +64,7 @@ def random_record(rng: random.Random, rules: Rules | None = None, throw_rate: fl
     pool = hands[banker] + kitty
     rng.shuffle(pool)
     buried, banker_hand = pool[:rules.kitty_size], pool[rules.kitty_size:]
+    declarations = _declarations(hands, banker, level, trump)
     playing = [list(h) for h in hands]
     playing[banker] = banker_hand
     ctx = TrumpContext.parse(level, trump, rules)
@@ -71,5 +91,6 @@ def random_record(rng: random.Random, rules: Rules | None = None, throw_rate: fl
         "format": FORMAT, "rules": rules.to_json(), "level": level, "trump": trump, "banker": banker,
         "hands": [[str(c) for c in hand] for hand in hands], "kitty": [str(c) for c in kitty],
         "buried": [str(c) for c in buried], "tricks": tricks,
+        **({"declarations": declarations} if declarations else {}),
         "source": {"kind": "generated", "generator": "random"},
     }
