@@ -124,6 +124,8 @@ def answer(line: str) -> Answer:
         return handler(request, Rules.parse(request.get("rules", "standard")))
     except JipaiError as error:
         return {"error": str(error)}
+    except (TypeError, ValueError, KeyError, AssertionError) as error:
+        return {"error": f"cannot answer this request: {error.__class__.__name__}: {error}"}
 
 
 def serve_lines(lines: Iterable[str]) -> Iterator[str]:

@@ -81,6 +81,12 @@ def _candidates(counts: dict[int, int], width: int, length: int, ctx: TrumpConte
             run.append(below)
         if len(run) == length:
             found.append((strength[face], tuple(run)))
+    for ace, two in ctx.wrap_below.items():
+        if ace in faces and two in faces:
+            bottom = position[two]
+            run = [by_position.get(bottom + step) for step in range(length - 2, -1, -1)]
+            if all(f is not None for f in run):
+                found.append((strength[run[0]], (*run, ace)))
     found.sort(reverse=True)
     return found
 

@@ -8,7 +8,6 @@ residual graph allows: a value is reachable exactly when an augmenting cycle exi
 """
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -50,29 +49,45 @@ class _Flow:
             self.cap[arc] -= amount
             self.cap[arc ^ 1] += amount
 
-    def path(self, sources: Iterable[int], targets: set[int], banned: set[int]) -> list[int] | None:
+    def path(self, sources: Iterable[int], targets: set[int], banned: Iterable[int]) -> list[int] | None:
         """Arcs of a shortest residual path from any source to any target avoiding `banned` nodes."""
-        came: dict[int, int] = {}
-        queue = deque()
+        came = [-2] * len(self.out)
+        for node in banned:
+            came[node] = -3
+        queue = []
         for source in sources:
-            if source not in came:
+            if came[source] == -2:
                 came[source] = -1
                 queue.append(source)
-        while queue:
-            node = queue.popleft()
+        head, cap, out = self.head, self.cap, self.out
+        for node in queue:
             if node in targets:
                 arcs = []
-                while came[node] != -1:
+                while came[node] >= 0:
                     arc = came[node]
                     arcs.append(arc)
-                    node = self.head[arc ^ 1]
+                    node = head[arc ^ 1]
                 return arcs[::-1]
-            for arc in self.out[node]:
-                nxt = self.head[arc]
-                if self.cap[arc] > 0 and nxt not in came and nxt not in banned:
-                    came[nxt] = arc
-                    queue.append(nxt)
+            for arc in out[node]:
+                if cap[arc] > 0:
+                    nxt = head[arc]
+                    if came[nxt] == -2:
+                        came[nxt] = arc
+                        queue.append(nxt)
         return None
+
+    def reach(self, source: int, banned: Iterable[int]) -> set[int]:
+        """Every node a residual path from `source` reaches, avoiding `banned` nodes."""
+        seen = set(banned)
+        seen.add(source)
+        queue = [source]
+        head, cap, out = self.head, self.cap, self.out
+        for node in queue:
+            for arc in out[node]:
+                if cap[arc] > 0 and head[arc] not in seen:
+                    seen.add(head[arc])
+                    queue.append(head[arc])
+        return seen
 
 
 @dataclass(slots=True)
@@ -155,6 +170,7 @@ class Inference:
         if sent != sum(supply_left.values()):
             raise InconsistentError("no distribution of the unseen cards fits what was seen")
         self.banned = {self.source, self.sink}
+        self._reach: dict[int, set[int]] = {}
 
     def _high(self, q: int, face: int) -> int:
         snap = self.snap
@@ -198,11 +214,21 @@ class Inference:
         now = self._current(cell)
         holder = self.holder_node[q]
         room = flow.cap[cell.arc]
-        more = self._cell_shift(cell, holder, cell.tail, cell.arc, room) if room else 0
-        less = self._cell_shift(cell, cell.tail, holder, cell.arc ^ 1, now) if now else 0
+        if room and not now:
+            # with no flow on the cell, a cycle through it is a residual path holder ⇝ face
+            reached = self._reach.get(q)
+            if reached is None:
+                reached = self._reach[q] = flow.reach(holder, self.banned)
+            if cell.tail not in reached:
+                room = 0
+            elif room == 1:
+                return cell.low, cell.low + 1
+        more = self._cell_shift(holder, cell.tail, cell.arc, room) if room else 0
+        less = self._cell_shift(cell.tail, holder, cell.arc ^ 1, now) if now else 0
         return cell.low + now - less, cell.low + now + more
 
-    def _cell_shift(self, cell: _Cell, start: int, end: int, closing: int, limit: int) -> int:
+    def _cell_shift(self, start: int, end: int, closing: int, limit: int) -> int:
+        """How many units can go around cycles start ⇝ end closed by the arc `closing` (then undone)."""
         flow = self.flow
         saved = flow.cap[closing], flow.cap[closing ^ 1]
         flow.cap[closing], flow.cap[closing ^ 1] = 0, 0

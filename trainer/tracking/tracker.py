@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from trainer.engine.cards import Card
 from trainer.engine.combos import face_counts
@@ -70,8 +71,7 @@ def _sum_by_suit(counts: Sequence[int], ctx: TrumpContext, weights: Sequence[int
     return totals
 
 
-@dataclass(frozen=True, slots=True)
-class TrickView:
+class TrickView(NamedTuple):
     """The trick at a position: leader, plays so far, the seat winning, a failed throw's attempt."""
 
     number: int
@@ -93,8 +93,7 @@ class Constraints:
     """Declared cards each seat still holds unless played (or, for the banker, buried)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Snapshot:
+class Snapshot(NamedTuple):
     """Everything the viewer knows at one position, as counts; `trainer.tracking.facts` reads it."""
 
     seat: int
@@ -144,6 +143,8 @@ class SeatTracker:
         self.returned: list[dict[int, int]] = [{}, {}, {}, {}]
         self.caps: list[dict[int, int]] = [{}, {}, {}, {}]
         self.declared: list[dict[int, int]] = [{}, {}, {}, {}]
+        self._constraints: Constraints | None = None
+        self._kitty_known = tuple(self.kitty_known)
         for declarer, cards in declarations:
             if declarer != seat:
                 for card in cards:
@@ -153,14 +154,12 @@ class SeatTracker:
     def observe(self, event: PlayEvent) -> None:
         """Take in one public play."""
         seat, cards, suit_of = event.seat, event.cards, self.ctx.suit_of
-        mine_seat = seat == self.seat
+        played = self.played
+        counts = self.mine if seat == self.seat else self.unseen
         for card in cards:
             face = card.index
-            self.played[face] += 1
-            if mine_seat:
-                self.mine[face] -= 1
-            else:
-                self.unseen[face] -= 1
+            played[face] += 1
+            counts[face] -= 1
         self.hand_sizes[seat] -= len(cards)
         trick = self.trick
         if not trick.plays or len(trick.plays) == 4:
@@ -168,19 +167,21 @@ class SeatTracker:
         else:
             lead = self.lead
             assert lead is not None
-            in_suit = sum(1 for card in cards if suit_of[card.index] == lead.suit)
-            if in_suit < lead.size:
+            led = lead.suit
+            in_suit = sum(1 for card in cards if suit_of[card.index] == led)
+            if in_suit < len(lead.cards):
                 self.revealed_voids[seat] |= 1 << lead.suit
             elif lead.pairs and self.strict_pairs and _pairs(cards) < lead.pairs:
                 self.no_pairs[seat] |= 1 << lead.suit
             self.trick = TrickView(trick.number, trick.leader, trick.plays + (cards,), event.winning, trick.attempt)
-        failed_lead = event.attempt is not None and len(self.trick.plays) == 1
-        for bounds in (self.caps[seat], self.declared[seat]) if failed_lead else (
-                self.returned[seat], self.caps[seat], self.declared[seat]):
-            if bounds:
+        returned, caps, declared = self.returned[seat], self.caps[seat], self.declared[seat]
+        if returned or caps or declared:
+            failed_lead = event.attempt is not None and len(self.trick.plays) == 1
+            for bounds in (caps, declared) if failed_lead else (returned, caps, declared):
                 for card in cards:
                     if bounds.get(card.index):
                         bounds[card.index] -= 1
+                        self._constraints = None
         if len(self.trick.plays) == 4:
             self.points_won[event.winning] += sum(FACE_POINTS[c.index] for play in self.trick.plays for c in play)
 
@@ -188,6 +189,8 @@ class SeatTracker:
         lead = event.lead
         self.lead = lead
         self.trick = TrickView(event.trick, event.seat, (event.cards,), event.winning, event.attempt)
+        if event.attempt is not None or len(lead.units) > 1:
+            self._constraints = None
         if event.attempt is not None:
             self.penalties += event.penalty
             if event.seat != self.seat:
@@ -209,6 +212,7 @@ class SeatTracker:
             for card in buried:
                 self.kitty_known[card.index] += 1
                 self.unseen[card.index] -= 1
+        self._kitty_known = tuple(self.kitty_known)
         self.kitty_revealed = True
         winner = self.trick.winning
         if winner is not None and (winner - self.banker) % 2 == 1 and self.lead is not None:
@@ -219,12 +223,14 @@ class SeatTracker:
         trick = self.trick
         if position is not None and position.plays == 0 and not position.is_end and trick.plays:
             trick = TrickView(trick.number + 1, trick.winning or 0, (), None, None)
+        if self._constraints is None:
+            self._constraints = Constraints(tuple(dict(d) for d in self.returned), tuple(dict(d) for d in self.caps),
+                                            tuple(dict(d) for d in self.declared))
         return Snapshot(
             self.seat, self.ctx, self.banker, tuple(self.mine), tuple(self.unseen), tuple(self.played),
-            tuple(self.kitty_known), self.kitty_revealed, tuple(self.hand_sizes), tuple(self.points_won),
+            self._kitty_known, self.kitty_revealed, tuple(self.hand_sizes), tuple(self.points_won),
             self.penalties, self.kitty_bonus, tuple(self.revealed_voids), tuple(self.no_pairs), trick,
-            Constraints(tuple(dict(d) for d in self.returned), tuple(dict(d) for d in self.caps),
-                        tuple(dict(d) for d in self.declared)))
+            self._constraints)
 
 
 def known_after_throw(known: dict[int, int], attempt: Sequence[Card], forced: Sequence[Card]) -> dict[int, int]:
