@@ -5,12 +5,16 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from trainer import __version__
 from trainer.engine.cards import Card, pretty_cards
 from trainer.engine.errors import JipaiError, MalformedError
 from trainer.engine.seats import Seat
-from trainer.records import DealRecord, Position, Replay, load_record, replay, state_at, verify_summary
+from trainer.bots.generate import generate_records, record_text, write_records
+from trainer.engine.rules import Rules
+from trainer.records import (DealRecord, Position, Replay, load_record, record_id, replay, state_at,
+                             verify_summary)
 from trainer.referee import serve_lines
 from trainer.tracking.facts import facts_json
 from trainer.tracking.inference import infer_json
@@ -34,6 +38,17 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--seat", help="show only what this seat (0–3) can see")
     show.add_argument("--at", help="stop at position T.K (after K plays of trick T), 0.0 or end")
 
+    generate = deal_commands.add_parser("generate", help="bots play complete deals; one record file each")
+    generate.add_argument("--rules", default="standard", help="a preset name or a JSON rules object")
+    generate.add_argument("--seed", type=int, default=1, help="the same seed gives byte-identical files")
+    generate.add_argument("--count", type=int, default=10, help="how many deals (1–100000)")
+    generate.add_argument("--out", default="deals", help="the folder to write to (created if missing)")
+    generate.add_argument("--bots", choices=("heuristic", "random"), default="heuristic")
+    generate.add_argument("--jobs", type=int, default=1, help="processes to play games in parallel")
+    imports = deal_commands.add_parser("import", help="convert foreign logs into jipai-deal/1 records")
+    imports.add_argument("--from", dest="source", required=True, choices=("botzone",), help="the log format")
+    imports.add_argument("files", nargs="+", metavar="FILE")
+    imports.add_argument("--out", default=".", help="the folder to write the records to")
     track = deal_commands.add_parser("track", help="what one seat can know at a position, as JSON (tracking.md)")
     track.add_argument("file", metavar="FILE")
     track.add_argument("--seat", required=True, help="the viewer's seat, 0–3")
@@ -63,6 +78,10 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.deal_command == "verify":
         return _verify(args.files, args.json)
+    if args.deal_command == "generate":
+        return _generate(args.rules, args.seed, args.count, args.out, args.bots, args.jobs)
+    if args.deal_command == "import":
+        return _import(args.files, args.out)
     if args.deal_command == "track":
         return _track(args.file, args.seat, args.at, args.tier)
     return _show(args.file, args.seat, args.at)
@@ -77,6 +96,54 @@ def _load(path: str) -> DealRecord | int:
     except JipaiError as error:
         print(f"{path}: {error}", file=sys.stderr)
         return EXIT_INVALID
+
+
+def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs: int) -> int:
+    try:
+        spec = json.loads(rules_text) if rules_text.lstrip().startswith("{") else rules_text
+        rules = Rules.parse(spec)
+    except (JipaiError, json.JSONDecodeError) as error:
+        print(f"trainer: --rules: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if not 1 <= count <= 100_000 or not 1 <= jobs <= 64:
+        print("trainer: --count must be 1–100000 and --jobs 1–64", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        records = generate_records(rules, seed, count, bots, jobs)
+    except ValueError as error:
+        print(f"trainer: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    paths = list(write_records(records, Path(out), seed))
+    print(f"wrote {len(paths)} deals to {out}")
+    return EXIT_OK
+
+
+def _import(files: Sequence[str], out: str) -> int:
+    from trainer.imports.botzone import convert_log
+
+    converted: list[tuple[str, list[dict]]] = []
+    for path in files:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as error:
+            print(f"trainer: {path}: cannot read: {error.strerror}", file=sys.stderr)
+            return EXIT_USAGE
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            print(f"{path}: not a JSON log: {error}", file=sys.stderr)
+            return EXIT_INVALID
+        try:
+            converted.append((path, convert_log(data)))
+        except ValueError as error:
+            print(f"{path}: {error}", file=sys.stderr)
+            return EXIT_INVALID
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    for path, records in converted:
+        for record in records:
+            target = folder / f"{record_id(record)}.json"
+            target.write_text(record_text(record), encoding="utf-8")
+            print(f"{path} → {target}")
+    return EXIT_OK
 
 
 def _verify(files: Sequence[str], as_json: bool) -> int:

@@ -39,6 +39,16 @@ class PlayEvent:
     """The seat winning the trick after this play."""
 
 
+def last_event(state: RoundState, number: int, play: Sequence[Card], attempt: Sequence[Card] | None) -> PlayEvent:
+    """The public event of the play just applied to `state` (trick `number`, cards as laid)."""
+    current = state.tricks[-1]
+    index = len(current.plays) - 1
+    assert current.lead is not None and current.winning is not None
+    return PlayEvent(number, current.seat_of(index), tuple(play), current.lead,
+                     tuple(attempt) if index == 0 and attempt is not None else None,
+                     current.penalty if index == 0 else 0, current.winning)
+
+
 def public_events(record: DealRecord) -> Iterator[PlayEvent]:
     """The public plays of a (validated) record, in order, with who is winning after each."""
     state = RoundState.start(record.rules, record.ctx, record.banker, record.playing_hands(), record.buried)
@@ -48,11 +58,7 @@ def public_events(record: DealRecord) -> Iterator[PlayEvent]:
                 state.lead(trick.attempt if trick.attempt is not None else play)
             else:
                 state.follow(play)
-            current = state.tricks[-1]
-            assert current.lead is not None and current.winning is not None
-            yield PlayEvent(number, current.seat_of(index), tuple(play), current.lead,
-                            trick.attempt if index == 0 else None, current.penalty if index == 0 else 0,
-                            current.winning)
+            yield last_event(state, number, play, trick.attempt)
 
 
 def _counts(cards: Sequence[Card]) -> list[int]:
@@ -289,5 +295,5 @@ def track(record: DealRecord, seat: int, position: Position) -> Snapshot:
     return tracker.snapshot(position)
 
 
-__all__ = ["PlayEvent", "public_events", "SeatTracker", "Snapshot", "TrickView", "Constraints", "tracker_for",
+__all__ = ["PlayEvent", "public_events", "last_event", "SeatTracker", "Snapshot", "TrickView", "Constraints", "tracker_for",
            "track", "throw_caps", "known_after_throw", "TRUMP"]
