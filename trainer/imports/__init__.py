@@ -1,0 +1,1 @@
+"""Converters from foreign game logs into `jipai-deal/1` records (records.md "Imports")."""
