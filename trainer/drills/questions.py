@@ -2,7 +2,7 @@
 
 A `Question` is plain data (it is stored with each attempt): its type, the suit or card it is
 about, the prompt in Chinese and English, the answer kind (`number`, `multi`, `single`), the
-options, the exact answer, and the tracker field that explains it.
+options, the exact answer, and the tracker fact that explains it.
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ class Question:
     kind: str
     prompt: dict[str, str]
     answer: Any
-    field: str
+    fact: str
     suit: str | None = None
     card: str | None = None
     options: list[dict[str, Any]] = field(default_factory=list)

@@ -99,9 +99,8 @@ def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
     if follow == "loose" or not lead.pairs:
         return None
     best = _rank(held, lead, ctx)
-    if follow == "lenient":
-        if best != (lead.pairs, lead.tractors):
-            return None
+    if follow == "lenient" and best != (lead.pairs, lead.tractors):
+        return None
     got = _rank(in_suit, lead, ctx)
     if got == best:
         return None

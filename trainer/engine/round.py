@@ -180,11 +180,14 @@ class RoundState:
         _take(self.hands[seat], cards)
         trick.plays.append(list(cards))
         profile = play_profile(trick.lead, cards, self.ctx)
-        if profile is not None and beats(profile, trick.best, cards, trick.plays[(trick.winning - trick.leader) % 4],
+        winning, best = trick.winning, trick.best
+        assert winning is not None and best is not None
+        if profile is not None and beats(profile, best, cards, trick.plays[(winning - trick.leader) % 4],
                                          trick.lead, self.ctx):
-            trick.winning, trick.best = seat, profile
+            trick.winning = winning = seat
+            trick.best = profile
         if len(trick.plays) == 4:
-            self.points_won[trick.winning] += trick.points
+            self.points_won[winning] += trick.points
 
     def play(self, cards: Sequence[Card]) -> ThrowResult | None:
         """Lead or follow, whichever is due."""

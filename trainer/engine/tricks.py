@@ -84,9 +84,10 @@ def _candidates(counts: dict[int, int], width: int, length: int, ctx: TrumpConte
     for ace, two in ctx.wrap_below.items():
         if ace in faces and two in faces:
             bottom = position[two]
-            run = [by_position.get(bottom + step) for step in range(length - 2, -1, -1)]
-            if all(f is not None for f in run):
-                found.append((strength[run[0]], (*run, ace)))
+            above = [by_position.get(bottom + step) for step in range(length - 2, -1, -1)]
+            wrapped = [f for f in above if f is not None]
+            if len(wrapped) == len(above):
+                found.append((strength[wrapped[0]], (*wrapped, ace)))
     found.sort(reverse=True)
     return found
 
@@ -136,7 +137,7 @@ def beats(profile: list[int], best: list[int], play: Sequence[Card], best_play: 
     if rule == "highest_card":
         strength = ctx.strength
         return max(strength[c.index] for c in play) > max(strength[c.index] for c in best_play)
-    keep = range(len(profile))
+    keep = list(range(len(profile)))
     if rule == "unit_length" and lead.units[0].size > 1:
         keep = [i for i, unit in enumerate(lead.units) if unit.size > 1]
     return [profile[i] for i in keep] > [best[i] for i in keep]

@@ -70,9 +70,7 @@ def live_tractors(faces: Sequence[int], ctx: TrumpContext) -> list[list[str]]:
     """Maximal runs of 2+ consecutive positions that each have a live pair (faces strongest first)."""
     runs: list[list[int]] = []
     for face in faces:
-        if runs and ctx.position[runs[-1][-1]] == ctx.position[face]:
-            runs[-1].append(face)
-        elif runs and ctx.position[runs[-1][-1]] == ctx.position[face] + 1:
+        if runs and ctx.position[runs[-1][-1]] - ctx.position[face] in (0, 1):
             runs[-1].append(face)
         else:
             runs.append([face])
