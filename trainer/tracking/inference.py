@@ -76,6 +76,56 @@ class _Flow:
                         queue.append(nxt)
         return None
 
+    def max_flow(self, source: int, sink: int, banned: set[int]) -> int:
+        """Push as much as possible from `source` to `sink` (Dinic: level graph, blocking flows)."""
+        head, cap, out = self.head, self.cap, self.out
+        total = 0
+        while True:
+            level = [-1] * len(out)
+            for node in banned:
+                level[node] = -2
+            level[source] = 0
+            queue = [source]
+            for node in queue:
+                for arc in out[node]:
+                    nxt = head[arc]
+                    if cap[arc] > 0 and level[nxt] == -1:
+                        level[nxt] = level[node] + 1
+                        queue.append(nxt)
+            if level[sink] < 0:
+                return total
+            pointer = [0] * len(out)
+
+            def push(node: int, limit: int) -> int:
+                if node == sink:
+                    return limit
+                arcs = out[node]
+                while pointer[node] < len(arcs):
+                    arc = arcs[pointer[node]]
+                    nxt = head[arc]
+                    if cap[arc] > 0 and level[nxt] == level[node] + 1:
+                        sent = push(nxt, min(limit, cap[arc]))
+                        if sent:
+                            cap[arc] -= sent
+                            cap[arc ^ 1] += sent
+                            return sent
+                    pointer[node] += 1
+                return 0
+
+            while sent := push(source, 1 << 30):
+                total += sent
+
+    def rollback(self, nodes: int, arcs: int, capacities: list[int]) -> None:
+        """Forget nodes and arcs added since the graph had `nodes` nodes and `arcs` arcs, and restore
+        the capacities saved then."""
+        for node in range(nodes):
+            edges = self.out[node]
+            while edges and edges[-1] >= arcs:
+                edges.pop()
+        del self.out[nodes:]
+        del self.head[arcs:]
+        self.cap = capacities[:arcs] if len(capacities) > arcs else capacities
+
     def reach(self, source: int, banned: Iterable[int]) -> set[int]:
         """Every node a residual path from `source` reaches, avoiding `banned` nodes."""
         seen = set(banned)
@@ -258,27 +308,23 @@ class Inference:
         return now - less, now + more
 
     def _suit_shift(self, gain: list[_Cell], lose: list[_Cell]) -> int:
-        """How many units the holder can move from `lose` cells to `gain` cells at once (then undone):
-        each is a cycle holder → a lose cell's face ⇝ a gain cell's face → holder."""
-        if not gain or not lose:
-            return 0
+        """How many units the holder can move from `lose` cells to `gain` cells at once: a max-flow
+        from the faces it could give up to the faces it could take, the holder itself left out."""
         flow = self.flow
-        banned = self.banned | {flow.head[gain[0].arc]}
-        done: list[list[int]] = []
-        while True:
-            starts = {c.tail: c for c in lose if flow.cap[c.arc ^ 1] > 0}
-            ends = {c.tail: c for c in gain if flow.cap[c.arc] > 0}
-            path = flow.path(starts, set(ends), banned) if starts and ends else None
-            if path is None:
-                break
-            first = flow.head[path[0] ^ 1] if path else next(iter(starts))
-            last = flow.head[path[-1]] if path else first
-            cycle = [starts[first].arc ^ 1, *path, ends[last].arc]
-            flow.push(cycle)
-            done.append(cycle)
-        for cycle in done:
-            flow.push(cycle, -1)
-        return len(done)
+        starts = [(c.tail, flow.cap[c.arc ^ 1]) for c in lose if flow.cap[c.arc ^ 1] > 0]
+        ends = [(c.tail, flow.cap[c.arc]) for c in gain if flow.cap[c.arc] > 0]
+        if not starts or not ends:
+            return 0
+        holder = flow.head[gain[0].arc]
+        saved, nodes, arcs = flow.cap[:], len(flow.out), len(flow.head)
+        source, sink = flow.node(), flow.node()
+        for tail, amount in starts:
+            flow.arc(source, tail, amount)
+        for tail, amount in ends:
+            flow.arc(tail, sink, amount)
+        moved = flow.max_flow(source, sink, self.banned | {holder})
+        flow.rollback(nodes, arcs, saved)
+        return moved
 
 
 def infer_json(snap: Snapshot) -> dict[str, Any]:
