@@ -58,6 +58,10 @@ def _parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="the rules referee")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND")
     rules_commands.add_parser("check", help="answer JSON-lines rule questions on stdin (records.md referee)")
+
+    serve = commands.add_parser("serve", help="run the web app (first start: database and starter deals)")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=5000, help="the port (default 5000)")
     return parser
 
 
@@ -72,6 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.command == "serve":
+        return _serve(args.host, args.port)
     if args.command == "rules":
         for line in serve_lines(sys.stdin):
             print(line, flush=True)
@@ -263,3 +269,16 @@ def show_text(record: DealRecord, position: Position, seat: int | None) -> str:
                      f"× {result.kitty_multiplier}; attackers' score {result.attackers_score}; "
                      f"{result.side} side up {result.levels}, next banker seat {result.next_banker}")
     return "\n".join(lines)
+
+
+def _serve(host: str, port: int) -> int:
+    """Run the web app with Flask's threaded server (production: gunicorn 'trainer.web:create_app()')."""
+    import sqlalchemy
+
+    import trainer.web
+
+    app = trainer.web.create_app()
+    database = sqlalchemy.make_url(app.config["DATABASE_URL"]).render_as_string(hide_password=True)
+    print(f"Jipai 记牌 on http://{host}:{port}/ (database {database})", flush=True)
+    app.run(host=host, port=port, threaded=True)
+    return EXIT_OK

@@ -1,0 +1,365 @@
+"""The deal library: list and filters, generate, import (records, Botzone logs), export, replay, isolation."""
+from __future__ import annotations
+
+import io
+import json
+import re
+from typing import Any
+
+import pytest
+from sqlmodel import Session, select
+
+from trainer.bots.generate import generate_records
+from trainer.engine.rules import Rules
+from trainer.records import parse_record, record_id, replay, verify_summary
+from trainer.web.models import Deal
+
+HX = {"HX-Request": "true"}
+DEAL_LINK = re.compile(r'href="/deals/([0-9a-f]{16})"')
+
+
+def _ids(text: str) -> list[str]:
+    return DEAL_LINK.findall(text)
+
+
+def _upload(client, content: bytes | str, kind: str = "record", headers: dict[str, str] | None = None,
+            name: str = "deal.json") -> Any:
+    data = content.encode() if isinstance(content, str) else content
+    return client.post("/deals/import", data={"kind": kind, "file": (io.BytesIO(data), name)},
+                       content_type="multipart/form-data", headers=headers or {})
+
+
+def _stored(app, **where: Any) -> list[Deal]:
+    with Session(app.extensions["jipai_engine"]) as session:
+        query = select(Deal)
+        for name, value in where.items():
+            query = query.where(getattr(Deal, name) == value)
+        return list(session.exec(query).all())
+
+
+def _record(seed: int = 11, rules: str = "standard") -> dict[str, Any]:
+    return generate_records(Rules.parse(rules), seed=seed, count=1)[0]
+
+
+# -- list and filters ------------------------------------------------------------------------------
+
+def test_list_page_and_fragment(alice) -> None:
+    page = alice.get("/deals")
+    assert page.status_code == 200 and "<html" in page.text
+    assert 'class="filters"' in page.text and 'id="deal-list"' in page.text
+    assert len(_ids(page.text)) == 3
+    fragment = alice.get("/deals", headers=HX)
+    assert fragment.status_code == 200 and "<html" not in fragment.text
+    assert fragment.text.lstrip().startswith('<section id="deal-list"') and len(_ids(fragment.text)) == 3
+    assert fragment.headers["Vary"].startswith("HX-Request") or "HX-Request" in fragment.headers["Vary"]
+
+
+def test_filters(app, alice) -> None:
+    alice.post("/deals/generate", data={"rules": "competition", "count": "3"})
+    assert len(_ids(alice.get("/deals").text)) == 6
+    assert len(_ids(alice.get("/deals?rules=competition").text)) == 3
+    assert len(_ids(alice.get("/deals?whose=mine").text)) == 3
+    assert len(_ids(alice.get("/deals?whose=shared").text)) == 3
+    assert _ids(alice.get("/deals?complete=no").text) == []
+    assert len(_ids(alice.get("/deals?complete=yes").text)) == 6
+    for trump in ("S", "H", "C", "D", "none"):
+        expected = {deal.id for deal in _stored(app, trump=trump)}
+        assert set(_ids(alice.get(f"/deals?trump={trump}", headers=HX).text)) == expected
+    assert len(_ids(alice.get("/deals?rules=nonsense&trump=X&page=zero").text)) == 6
+
+
+def test_pages_keep_the_filters(make_app, accounts) -> None:
+    app = make_app(DEALS_PER_PAGE=2)
+    client = app.test_client()
+    type(accounts)(client).sign_up("alice")
+    client.post("/deals/generate", data={"rules": "standard", "count": "3"})
+    first = client.get("/deals?whose=mine")
+    assert len(_ids(first.text)) == 2 and "page=2" in first.text and "whose=mine" in first.text
+    second = client.get("/deals?whose=mine&page=2")
+    assert len(_ids(second.text)) == 1 and not set(_ids(second.text)) & set(_ids(first.text))
+
+
+# -- generate ----------------------------------------------------------------------------------------
+
+def test_generate_without_htmx_redirects_with_a_message(app, alice) -> None:
+    response = alice.post("/deals/generate", data={"rules": "fixed-twos", "count": "2"})
+    assert response.status_code == 303 and response.headers["Location"] == "/deals?whose=mine"
+    page = alice.get(response.headers["Location"])
+    assert "你的牌库新增 2 局" in page.text
+    mine = [deal for deal in _stored(app) if deal.owner_id is not None]
+    assert len(mine) == 2 and {deal.rules for deal in mine} == {"fixed-twos"}
+    assert all(deal.complete and deal.source_kind == "generated" for deal in mine)
+
+
+def test_generate_with_htmx_answers_the_form_fragment(alice) -> None:
+    response = alice.post("/deals/generate", data={"rules": "standard", "count": "1"}, headers=HX)
+    assert response.status_code == 200 and "<html" not in response.text
+    assert response.text.lstrip().startswith('<form id="generate-form"')
+    assert "你的牌库新增 1 局" in response.text and len(_ids(response.text)) == 1
+
+
+@pytest.mark.parametrize("data", [{"rules": "standard", "count": "0"}, {"rules": "standard", "count": "21"},
+                                  {"rules": "standard", "count": "many"}, {"rules": "four-deck", "count": "1"},
+                                  {"rules": "standard"}])
+def test_generate_refuses_bad_input_in_words(app, alice, data: dict[str, str]) -> None:
+    page = alice.post("/deals/generate", data=data)
+    assert page.status_code == 422 and "<html" in page.text and 'class="error"' in page.text
+    fragment = alice.post("/deals/generate", data=data, headers=HX)
+    assert fragment.status_code == 422 and "<html" not in fragment.text and 'class="error"' in fragment.text
+    assert all(deal.owner_id is None for deal in _stored(app))
+
+
+def test_new_page_and_fragment(alice) -> None:
+    page = alice.get("/deals/new")
+    assert page.status_code == 200 and 'id="generate-form"' in page.text and 'id="import-form"' in page.text
+    assert 'enctype="multipart/form-data"' in page.text
+
+
+# -- import ----------------------------------------------------------------------------------------
+
+def test_import_a_record_keeps_unknown_fields(app, alice) -> None:
+    record = _record() | {"notes": "from the club night", "x-extra": {"kept": True}}
+    response = _upload(alice, json.dumps(record))
+    assert response.status_code == 303
+    (deal,) = _stored(app, owner_id=1)
+    assert deal.id == record_id(record) and deal.record["x-extra"] == {"kept": True}
+    assert deal.source_kind == "generated" and deal.rules == "standard"
+
+
+def test_import_an_array_with_htmx(app, alice) -> None:
+    records = [_record(seed) for seed in (1, 2, 3)]
+    response = _upload(alice, json.dumps(records), headers=HX)
+    assert response.status_code == 200 and response.text.lstrip().startswith('<form id="import-form"')
+    assert "你的牌库新增 3 局" in response.text
+    assert len(_stored(app, owner_id=1)) == 3
+    again = _upload(alice, json.dumps(records[:1]), headers=HX)
+    assert "你的牌库新增 0 局" in again.text and "有 1 局已经在库里" in again.text
+
+
+def test_import_a_starter_deal_is_not_a_copy(app, alice) -> None:
+    shared = _stored(app)[0]
+    response = _upload(alice, json.dumps(shared.record), headers=HX)
+    assert "有 1 局已经在库里" in response.text
+    assert len(_stored(app, id=shared.id)) == 1
+
+
+def _illegal_record() -> tuple[dict[str, Any], str]:
+    """A record whose trick 3 has its second and third plays swapped (wrong cards for the seat)."""
+    record = _record(21)
+    trick = record["tricks"][2]
+    trick["plays"][1], trick["plays"][2] = trick["plays"][2], trick["plays"][1]
+    try:
+        replay(parse_record(record))
+    except ValueError as error:
+        return record, str(error)
+    raise AssertionError("the record should be illegal")
+
+
+@pytest.mark.parametrize("case", ["not json", "not utf-8", "empty array", "not a record", "wrong format",
+                                  "illegal play", "bad id", "one bad in an array"])
+def test_bad_uploads_are_refused_in_words(app, alice, case: str) -> None:
+    illegal, reason = _illegal_record()
+    content, expected = {
+        "not json": (b"{'single': 'quotes'}", "不是合法的 JSON：第 1 行第 2 列"),
+        "not utf-8": ("记牌".encode("gbk"), "文件不是 UTF-8 文本"),
+        "empty array": (b"[]", "文件里没有牌局"),
+        "not a record": (b'"a string"', "a deal record must be a JSON object"),
+        "wrong format": (json.dumps(_record() | {"format": "jipai-deal/9"}).encode(), "format must be"),
+        "illegal play": (json.dumps(illegal).encode(), reason),
+        "bad id": (json.dumps(_record() | {"id": "../../etc/passwd"}).encode(), "不是 1–64 个字母"),
+        "one bad in an array": (json.dumps([_record(1), illegal]).encode(), f"第 2 局：{reason}"),
+    }[case]
+    for headers in ({}, HX):
+        response = _upload(alice, content, headers=headers)
+        assert response.status_code == 422
+        assert ("<html" in response.text) == (not headers)
+        assert "一局也没有导入" in response.text and expected in response.text.replace("&#39;", "'")
+        assert "Traceback" not in response.text
+    assert all(deal.owner_id is None for deal in _stored(app))
+
+
+def test_an_illegal_play_names_trick_and_seat(alice) -> None:
+    illegal, reason = _illegal_record()
+    assert reason.startswith("trick 3, seat ")
+    assert reason in _upload(alice, json.dumps(illegal)).text.replace("&#39;", "'")
+
+
+def test_import_without_a_file(alice) -> None:
+    response = alice.post("/deals/import", data={"kind": "record"}, content_type="multipart/form-data")
+    assert response.status_code == 422 and "请选择要上传的文件" in response.text
+
+
+def test_a_too_large_upload_is_refused_in_words(make_app, accounts) -> None:
+    assert make_app().config["MAX_CONTENT_LENGTH"] == 512 * 1024
+    # A smaller cap here: werkzeug's test client spools bodies over 500 KB to a file it never closes.
+    app = make_app(MAX_CONTENT_LENGTH=64 * 1024)
+    client = app.test_client()
+    type(accounts)(client).sign_up("alice")
+    big = b"[" + b" " * (64 * 1024) + b"]"
+    page = _upload(client, big)
+    assert page.status_code == 413 and "<html" in page.text
+    assert "文件超过 64 KB" in page.text and 'id="import-form"' in page.text
+    fragment = _upload(client, big, headers=HX)
+    assert fragment.status_code == 413 and "<html" not in fragment.text and "文件超过 64 KB" in fragment.text
+    assert all(deal.owner_id is None for deal in _stored(app))
+
+
+def test_botzone_upload_uses_the_converter(app, alice, monkeypatch: pytest.MonkeyPatch) -> None:
+    converted = [_record(3, "botzone") | {"source": {"kind": "botzone"}}]
+    seen = []
+
+    def convert_log(data: object) -> list[dict[str, Any]]:
+        seen.append(data)
+        return converted
+
+    monkeypatch.setattr("trainer.imports.botzone.convert_log", convert_log)
+    response = _upload(alice, json.dumps([{"log": "entries"}]), kind="botzone", headers=HX)
+    assert response.status_code == 200 and "你的牌库新增 1 局" in response.text
+    assert seen == [[{"log": "entries"}]]
+    (deal,) = _stored(app, owner_id=1)
+    assert deal.rules == "botzone" and deal.source_kind == "botzone"
+
+
+def test_botzone_errors_are_shown_in_words(app, alice) -> None:
+    for content in (b"[]", b'{"not": "a log"}', b"not json"):
+        response = _upload(alice, content, kind="botzone")
+        assert response.status_code == 422 and "一局也没有导入" in response.text, content
+    assert all(deal.owner_id is None for deal in _stored(app))
+
+
+def test_botzone_converter_message_reaches_the_page(alice, monkeypatch: pytest.MonkeyPatch) -> None:
+    def convert_log(data: object) -> list[dict[str, Any]]:
+        raise ValueError("the log has no hand for seat 2")
+
+    monkeypatch.setattr("trainer.imports.botzone.convert_log", convert_log)
+    response = _upload(alice, b"[]", kind="botzone")
+    assert "一局也没有导入：the log has no hand for seat 2" in response.text
+
+
+# -- export and replay -------------------------------------------------------------------------------
+
+def test_export_round_trip(make_app, client, accounts) -> None:
+    accounts.sign_up("alice")
+    record = _record(8) | {"players": ["东", "南", "西", "北"], "notes": "keep me"}
+    _upload(client, json.dumps(record, ensure_ascii=False))
+    deal_id = record_id(record)
+    exported = client.get(f"/deals/{deal_id}/export")
+    assert exported.status_code == 200 and exported.mimetype == "application/json"
+    assert exported.headers["Content-Disposition"] == f'attachment; filename="{deal_id}.json"'
+    data = json.loads(exported.text)
+    assert data == parse_record(record).to_json() and data["players"][0] == "东" and data["notes"] == "keep me"
+    assert "东" in exported.text  # UTF-8, not escaped
+    accounts.logout()
+    accounts.sign_up("bob")
+    assert _upload(client, exported.data).status_code == 303
+    again = client.get(f"/deals/{deal_id}/export")
+    assert json.loads(again.text) == data
+
+
+def test_deal_page_replays_every_trick(app, alice) -> None:
+    deal = _stored(app)[0]
+    summary = verify_summary(replay(parse_record(deal.record)))
+    page = alice.get(f"/deals/{deal.id}")
+    assert page.status_code == 200 and "<html" in page.text
+    rows = re.findall(r"<tr[^>]*>\s*<td><a[^>]*>(\d+)</a></td>\s*<td>(.*?)</td>\s*<td>(.*?)</td>\s*<td>(\d+)</td>",
+                      page.text, re.DOTALL)
+    assert len(rows) == len(summary["tricks"])
+    for (number, leader, winner, points), trick in zip(rows, summary["tricks"]):
+        assert leader.startswith(f"{trick['leader']} 号位") and winner.startswith(f"{trick['winner']} 号位")
+        assert int(points) == trick["points"]
+    assert f"<dd>{summary['attackers_score']}</dd>" in page.text
+    for number, trick in enumerate(summary["tricks"], start=1):
+        fragment = alice.get(f"/deals/{deal.id}?trick={number}", headers=HX)
+        assert fragment.status_code == 200 and "<html" not in fragment.text
+        assert fragment.text.lstrip().startswith('<section id="trick"')
+        assert f"第 {number} 墩（共 {len(summary['tricks'])} 墩）" in fragment.text
+        assert f"{trick['points']} 分" in fragment.text
+        assert f"{trick['winner']} 号位" in re.search(r'<li class="seat wins">.*?</div>', fragment.text, re.DOTALL).group(0)
+
+
+def test_deal_page_shows_all_four_hands(app, alice) -> None:
+    deal = _stored(app)[0]
+    record = parse_record(deal.record)
+    fragment = alice.get(f"/deals/{deal.id}?trick=1", headers=HX).text
+    hands = re.findall(r'<details class="before" open>(.*?)</details>', fragment, re.DOTALL)
+    assert len(hands) == 4
+    for seat, hand in enumerate(hands):
+        assert hand.count('<span class="card ') == 25
+    cards = sorted(re.findall(r'<span class="card [^"]*" title="([^"]+)"', "".join(hands)))
+    assert len(cards) == 100 and len(record.playing_hands()[0]) == 25
+
+
+def test_deal_page_names_seats_from_a_viewer(app, alice) -> None:
+    deal = _stored(app)[0]
+    fragment = alice.get(f"/deals/{deal.id}?trick=2&seat=1", headers=HX).text
+    names = re.findall(r'<div class="seat-name">(\S+) ·', fragment)
+    assert names == ["自己", "下家", "对家", "上家"]
+    assert 'name="seat" value="1"' in fragment
+
+
+def test_deal_page_clamps_the_trick_number(app, alice) -> None:
+    deal = _stored(app)[0]
+    assert "第 1 墩" in alice.get(f"/deals/{deal.id}?trick=-4", headers=HX).text
+    assert f"第 {deal.tricks} 墩" in alice.get(f"/deals/{deal.id}?trick=999", headers=HX).text
+
+
+def test_an_unfinished_deal(app, alice) -> None:
+    record = _record(4)
+    record["tricks"] = record["tricks"][:5]
+    record["tricks"][-1]["plays"] = record["tricks"][-1]["plays"][:2]
+    _upload(alice, json.dumps(record))
+    (deal,) = _stored(app, owner_id=1)
+    assert not deal.complete and deal.attackers_score is None
+    page = alice.get(f"/deals/{deal.id}?trick=5")
+    assert page.status_code == 200 and "还没出牌" in page.text and "这局没有打完" in page.text
+    assert len(_ids(alice.get("/deals?complete=no").text)) == 1
+
+
+# -- isolation ---------------------------------------------------------------------------------------
+
+def test_another_users_private_deal_is_a_404(app, client, accounts) -> None:
+    accounts.sign_up("alice")
+    _upload(client, json.dumps(_record(30)))
+    private = record_id(_record(30))
+    shared = _stored(app, owner_id=None)[0].id
+    accounts.logout()
+    accounts.sign_up("bob")
+    for path in (f"/deals/{private}", f"/deals/{private}/export"):
+        assert client.get(path).status_code == 404
+        assert client.get(path, headers=HX).status_code == 404
+    assert client.post(f"/deals/{private}/delete").status_code == 404
+    assert private not in client.get("/deals").text
+    assert client.get(f"/deals/{shared}").status_code == 200
+    assert client.post(f"/deals/{shared}/delete").status_code == 404
+    assert len(_stored(app, id=private)) == 1
+
+
+def test_two_users_may_hold_the_same_record(app, client, accounts) -> None:
+    record = json.dumps(_record(31))
+    accounts.sign_up("alice")
+    _upload(client, record)
+    accounts.logout()
+    accounts.sign_up("bob")
+    _upload(client, record)
+    assert len(_stored(app, id=record_id(_record(31)))) == 2
+    assert client.post(f"/deals/{record_id(_record(31))}/delete").status_code == 303
+    assert len(_stored(app, id=record_id(_record(31)))) == 1
+
+
+def test_delete_own_deal(app, alice) -> None:
+    _upload(alice, json.dumps(_record(40)))
+    deal_id = record_id(_record(40))
+    page = alice.get(f"/deals/{deal_id}")
+    assert f'action="/deals/{deal_id}/delete"' in page.text
+    response = alice.post(f"/deals/{deal_id}/delete")
+    assert response.status_code == 303 and response.headers["Location"] == "/deals"
+    assert alice.get(f"/deals/{deal_id}").status_code == 404
+    shared = _stored(app)[0].id
+    assert "/delete" not in alice.get(f"/deals/{shared}").text
+
+
+def test_anonymous_visitors_see_no_deals(client, app) -> None:
+    shared = _stored(app)[0].id
+    for path in ("/deals", "/deals/new", f"/deals/{shared}", f"/deals/{shared}/export"):
+        assert client.get(path).status_code == 303
+    assert client.post("/deals/generate", data={"rules": "standard", "count": "1"}).status_code == 303

@@ -1,0 +1,120 @@
+"""The web app (Flask + htmx + SQLModel): `create_app()` builds it; `trainer serve` runs it.
+
+Config comes from defaults, then the environment (`DATABASE_URL`, `SECRET_KEY`, and any
+`FLASK_*` variable), then `test_config`. On start the database is migrated to head and the
+shared starter library is loaded (`trainer.web.library`).
+"""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, render_template
+from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from trainer.web import db
+from trainer.web.db import PROJECT_ROOT
+from trainer.web.extensions import babel, csrf, htmx, limiter, select_locale
+
+LANGUAGES = ("zh", "en")
+
+
+def default_database_url(instance_path: str) -> str:
+    """The SQLite file in the instance folder."""
+    return f"sqlite:///{os.path.join(instance_path, 'jipai.sqlite')}"
+
+
+def _secret_key(instance_path: str) -> str:
+    """The secret kept in the instance folder, generated on first use."""
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app: config, database (migrated), extensions, blueprints, error pages."""
+    test_config = dict(test_config or {})
+    instance_path = test_config.pop("INSTANCE_PATH", None) or os.environ.get("JIPAI_INSTANCE_PATH")
+    app = Flask(__name__, instance_path=instance_path, instance_relative_config=True,
+                template_folder=str(PROJECT_ROOT / "templates"), static_folder=str(PROJECT_ROOT / "static"))
+    app.config.from_mapping(
+        DATABASE_URL=None,
+        SECRET_KEY=None,
+        MIGRATE_ON_START=True,
+        LOAD_STARTER_LIBRARY=True,
+        STARTER_DEALS_DIR=str(PROJECT_ROOT / "drills" / "deals"),
+        STARTER_GENERATE_COUNT=12,
+        MAX_CONTENT_LENGTH=512 * 1024,
+        PASSWORD_HASH_METHOD="scrypt",
+        LOGIN_RATE_LIMIT="10 per minute; 60 per hour",
+        RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_HEADERS_ENABLED=True,
+        LANGUAGES=LANGUAGES,
+        BABEL_DEFAULT_LOCALE="zh",
+        SESSION_COOKIE_SAMESITE="Lax",
+        WTF_CSRF_TIME_LIMIT=None,
+        PROXY_FIX=0,
+        DEALS_PER_PAGE=50,
+    )
+    app.config.from_prefixed_env()
+    for name in ("DATABASE_URL", "SECRET_KEY"):
+        if os.environ.get(name):
+            app.config[name] = os.environ[name]
+    app.config.from_mapping(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    if not app.config["DATABASE_URL"]:
+        app.config["DATABASE_URL"] = default_database_url(app.instance_path)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = _secret_key(app.instance_path)
+
+    if app.config["PROXY_FIX"]:
+        hops = int(app.config["PROXY_FIX"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
+
+    db.init_app(app)
+    csrf.init_app(app)
+    htmx.init_app(app)
+    limiter.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
+
+    from trainer.web import auth, deals, home
+
+    app.register_blueprint(home.bp)
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(deals.bp)
+
+    _register_error_pages(app)
+    app.after_request(_vary_on_htmx)
+
+    if app.config["LOAD_STARTER_LIBRARY"]:
+        from trainer.web.library import load_starter_library
+
+        with app.app_context():
+            load_starter_library(app)
+    return app
+
+
+def _vary_on_htmx(response: Response) -> Response:
+    """Every answer depends on whether htmx asked (fragment or page): say so to caches."""
+    response.vary.add("HX-Request")
+    return response
+
+
+def _register_error_pages(app: Flask) -> None:
+    """Errors as pages in words, never a traceback (an unhandled exception reaches the 500 handler
+    outside tests); htmx gets the same message as a fragment."""
+    from trainer.web.messages import error_message
+
+    def handle(error: HTTPException) -> tuple[str, int]:
+        code = error.code or 500
+        template = "errors/_error.html" if htmx else "errors/error.html"
+        return render_template(template, code=code, message=error_message(error)), code
+
+    app.register_error_handler(HTTPException, handle)

@@ -1,0 +1,113 @@
+"""The database: one engine per app, one session per request, migrations to head at start.
+
+`DATABASE_URL` picks the database (SQLite file in the instance folder by default, in WAL mode;
+PostgreSQL through psycopg 3). Views call `get_session()`; the session closes when the request
+ends. `upgrade(engine)` runs the alembic migrations in `migrations/` to head, holding a lock so
+that several workers starting at once migrate once.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from flask import Flask, current_app, g
+from sqlmodel import Session
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+MIGRATIONS = PROJECT_ROOT / "migrations"
+_ADVISORY_LOCK = 0x6A69_7061_6900  # "jipai": the PostgreSQL advisory lock held while migrating
+
+
+def normalise_url(url: str) -> str:
+    """A SQLAlchemy URL with a driver we ship: `postgres://` and `postgresql://` use psycopg 3."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def make_engine(url: str) -> sa.Engine:
+    """An engine for `url`; SQLite connections get WAL, foreign keys and a busy timeout."""
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 15})
+
+        @sa.event.listens_for(engine, "connect")
+        def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.close()
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+def alembic_config(connection: sa.Connection | None = None) -> Config:
+    """The alembic config for `migrations/`; with a connection, migrations run on it."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+@contextmanager
+def start_lock(engine: sa.Engine, lock_dir: str) -> Iterator[sa.Connection]:
+    """A connection held under a lock that one process at a time can hold (for start-up work)."""
+    with engine.connect() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": _ADVISORY_LOCK})
+            connection.commit()
+            try:
+                yield connection
+            finally:
+                connection.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": _ADVISORY_LOCK})
+                connection.commit()
+        else:
+            os.makedirs(lock_dir, exist_ok=True)
+            with open(os.path.join(lock_dir, ".migrate.lock"), "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                yield connection
+
+
+def upgrade(engine: sa.Engine, lock_dir: str) -> None:
+    """Run the migrations to head (a no-op when the schema is current)."""
+    with start_lock(engine, lock_dir) as connection:
+        command.upgrade(alembic_config(connection), "head")
+        connection.commit()
+
+
+def get_engine() -> sa.Engine:
+    """The current app's engine."""
+    return current_app.extensions["jipai_engine"]
+
+
+def get_session() -> Session:
+    """The request's session, opened on first use and closed when the request ends."""
+    if "db_session" not in g:
+        g.db_session = Session(get_engine(), expire_on_commit=False)
+    return g.db_session
+
+
+def close_session(_error: BaseException | None = None) -> None:
+    """Close the request's session (a teardown; an uncommitted transaction rolls back)."""
+    session = g.pop("db_session", None)
+    if session is not None:
+        session.close()
+
+
+def init_app(app: Flask) -> None:
+    """Create the engine, migrate to head when `MIGRATE_ON_START`, and close sessions after requests."""
+    engine = make_engine(app.config["DATABASE_URL"])
+    app.extensions["jipai_engine"] = engine
+    app.teardown_appcontext(close_session)
+    if app.config["MIGRATE_ON_START"]:
+        upgrade(engine, app.instance_path)

@@ -1,0 +1,198 @@
+"""The deal library: list with filters, generate, import (record or Botzone log), export, replay, delete."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, flash, g, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
+from sqlmodel import select
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from trainer.records import parse_record, verify_summary
+from trainer.web.auth import login_required
+from trainer.web.db import get_session
+from trainer.web.display import cards_view, seat_label, trick_view, trump_label
+from trainer.web.extensions import htmx
+from trainer.web.forms import FilterForm, GenerateForm, ImportForm
+from trainer.web.library import (
+    Added,
+    Filters,
+    LibraryError,
+    add_records,
+    check_record,
+    check_records,
+    find_visible,
+    generate,
+    load_json,
+    records_from_text,
+    visible_deals,
+)
+from trainer.web.messages import upload_limit_kb
+from trainer.web.models import Deal
+from trainer.web.responses import go, render_page
+
+bp = Blueprint("deals", __name__, url_prefix="/deals")
+
+
+def _filters(form: FilterForm) -> tuple[Filters, int]:
+    """The filters the form asks for; a value that does not validate counts as "any"."""
+    form.validate()
+
+    def value(field: Any) -> Any:
+        return None if field.errors or field.data in ("", None) else field.data
+
+    complete = value(form.complete)
+    whose = value(form.whose)
+    filters = Filters(rules=value(form.rules), trump=value(form.trump),
+                      complete=None if complete is None else complete == "yes",
+                      mine=None if whose is None else whose == "mine")
+    return filters, value(form.page) or 1
+
+
+@bp.route("")
+@login_required
+def index() -> Any:
+    """The shared starter library and the user's own deals, filtered, a page at a time."""
+    form = FilterForm(request.args)
+    filters, page = _filters(form)
+    size = current_app.config["DEALS_PER_PAGE"]
+    deals, total = visible_deals(get_session(), g.user.id, filters, (page - 1) * size, size)
+    query = {name: field.data for name, field in form._fields.items()
+             if name != "page" and field.data and not field.errors}
+    pages = max(1, math.ceil(total / size))
+    return render_page("deals/index.html", "deals/_list.html", form=form, deals=deals, total=total, page=page,
+                       pages=pages, query=query)
+
+
+def _new_page(status: int, generate_form: GenerateForm | None = None, import_form: ImportForm | None = None,
+              fragment: str | None = None, **context: Any) -> Any:
+    return render_page("deals/new.html", fragment, status,
+                       generate_form=generate_form or GenerateForm(formdata=None),
+                       import_form=import_form or ImportForm(formdata=None), **context)
+
+
+@bp.route("/new")
+@login_required
+def new() -> Any:
+    """The forms that add deals: generate by bots, import a file."""
+    return _new_page(200)
+
+
+def _added_message(added: Added) -> str:
+    message = ngettext("%(num)d new deal in your library.", "%(num)d new deals in your library.",
+                       len(added.deals))
+    if added.already:
+        message += " " + ngettext("%(num)d was already there.", "%(num)d were already there.", len(added.already))
+    return message
+
+
+def _done(added: Added, fragment: str, form_name: str, form: Any) -> Any:
+    """After adding deals: htmx gets the form back with the result; a plain form post redirects."""
+    if htmx:
+        return _new_page(200, fragment=fragment, added=added, message=_added_message(added), **{form_name: form})
+    flash(_added_message(added))
+    return go(url_for("deals.index", whose="mine"))
+
+
+@bp.route("/generate", methods=("POST",))
+@login_required
+def generate_deals() -> Any:
+    """Bots play 1–20 new deals under a rules preset, stored in the user's library."""
+    form = GenerateForm()
+    if form.validate_on_submit():
+        added = generate(get_session(), form.rules.data, form.count.data, g.user.id)
+        return _done(added, "deals/_generate_form.html", "generate_form", GenerateForm(formdata=None))
+    return _new_page(422, generate_form=form, fragment="deals/_generate_form.html")
+
+
+def _botzone_records(raw: bytes) -> list[Any]:
+    """Records converted from a Botzone match log (`trainer.imports.botzone`)."""
+    log = load_json(raw)
+    try:
+        from trainer.imports.botzone import convert_log
+    except ImportError:
+        raise LibraryError(_("Botzone import is not available in this version")) from None
+    try:
+        return convert_log(log)
+    except ValueError as error:
+        raise LibraryError(str(error)) from None
+
+
+@bp.route("/import", methods=("POST",))
+@login_required
+def import_deals() -> Any:
+    """Upload deal records (one JSON object or an array) or a Botzone log; all valid or nothing stored."""
+    form = ImportForm()
+    error = None
+    if form.validate_on_submit():
+        raw = form.file.data.read()
+        try:
+            records = _botzone_records(raw) if form.kind.data == "botzone" else records_from_text(raw)
+            checked = check_records(records)
+        except LibraryError as refused:
+            error = _("Nothing was imported: %(reason)s", reason=str(refused))
+        else:
+            added = add_records(get_session(), checked, g.user.id)
+            return _done(added, "deals/_import_form.html", "import_form", ImportForm(formdata=None))
+    return _new_page(422, import_form=form, fragment="deals/_import_form.html", import_error=error)
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def upload_too_large(_error: RequestEntityTooLarge) -> Any:
+    """An upload over MAX_CONTENT_LENGTH: the import form again, saying so."""
+    error = _("Nothing was imported: the file is larger than %(kb)d KB.", kb=upload_limit_kb())
+    return _new_page(413, fragment="deals/_import_form.html", import_error=error)
+
+
+def _visible_or_404(deal_id: str) -> Deal:
+    deal = find_visible(get_session(), deal_id, g.user.id)
+    if deal is None:
+        abort(404)
+    return deal
+
+
+@bp.route("/<deal_id>")
+@login_required
+def show(deal_id: str) -> Any:
+    """Replay a deal with all hands shown, trick by trick (`?trick=N`, `?seat=S` names seats from S)."""
+    deal = _visible_or_404(deal_id)
+    checked = check_record(deal.record)
+    record, replayed = checked.record, checked.replay
+    total = len(record.tricks)
+    number = min(max(request.args.get("trick", 1, type=int), 1), max(total, 1))
+    viewer = request.args.get("seat", type=int)
+    viewer = viewer if viewer in range(4) else None
+    context = {
+        "deal": deal, "record": record, "summary": verify_summary(replayed), "viewer": viewer,
+        "trick": trick_view(replayed, number, viewer), "trump": trump_label(record.ctx),
+        "seat_label": lambda seat: seat_label(seat, record.banker, viewer),
+        "kitty": cards_view(record.kitty, record.ctx), "buried": cards_view(record.buried, record.ctx),
+        "declarations": [(seat, cards_view(cards, record.ctx)) for seat, cards in record.declarations],
+    }
+    return render_page("deals/show.html", "deals/_trick.html", **context)
+
+
+@bp.route("/<deal_id>/export")
+@login_required
+def export(deal_id: str) -> Response:
+    """The record as a JSON file (cards in canonical text, everything else as imported)."""
+    deal = _visible_or_404(deal_id)
+    text = parse_record(deal.record).dumps() + "\n"
+    return Response(text, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{deal.id}.json"'})
+
+
+@bp.route("/<deal_id>/delete", methods=("POST",))
+@login_required
+def delete(deal_id: str) -> Any:
+    """Remove one of the user's own deals (the shared library cannot be deleted from here)."""
+    db = get_session()
+    deal = db.exec(select(Deal).where(Deal.id == deal_id, Deal.owner_id == g.user.id)).first()
+    if deal is None:
+        abort(404)
+    db.delete(deal)
+    db.commit()
+    flash(_("Deal %(id)s deleted.", id=deal_id))
+    return go(url_for("deals.index"))
