@@ -54,6 +54,13 @@ def test_list_page_and_fragment(alice) -> None:
     assert fragment.headers["Vary"].startswith("HX-Request") or "HX-Request" in fragment.headers["Vary"]
 
 
+def test_htmx_asking_for_a_whole_page_gets_one(alice) -> None:
+    for header in ({"HX-History-Restore-Request": "true"}, {"HX-Request-Type": "full"}):
+        page = alice.get("/deals?trump=H", headers={**HX, **header})
+        assert page.status_code == 200 and "<html" in page.text, header
+    assert "<html" not in alice.get("/deals", headers={**HX, "HX-Request-Type": "partial"}).text
+
+
 def test_filters(app, alice) -> None:
     alice.post("/deals/generate", data={"rules": "competition", "count": "3"})
     assert len(_ids(alice.get("/deals").text)) == 6

@@ -103,7 +103,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def _vary_on_htmx(response: Response) -> Response:
     """Every answer depends on whether htmx asked (fragment or page): say so to caches."""
-    response.vary.add("HX-Request")
+    for header in ("HX-Request", "HX-History-Restore-Request", "HX-Request-Type"):
+        response.vary.add(header)
     return response
 
 
@@ -111,10 +112,11 @@ def _register_error_pages(app: Flask) -> None:
     """Errors as pages in words, never a traceback (an unhandled exception reaches the 500 handler
     outside tests); htmx gets the same message as a fragment."""
     from trainer.web.messages import error_message
+    from trainer.web.responses import wants_fragment
 
     def handle(error: HTTPException) -> tuple[str, int]:
         code = error.code or 500
-        template = "errors/_error.html" if htmx else "errors/error.html"
+        template = "errors/_error.html" if wants_fragment() else "errors/error.html"
         return render_template(template, code=code, message=error_message(error)), code
 
     app.register_error_handler(HTTPException, handle)

@@ -14,7 +14,6 @@ from trainer.records import parse_record, verify_summary
 from trainer.web.auth import login_required
 from trainer.web.db import get_session
 from trainer.web.display import cards_view, seat_label, trick_view, trump_label
-from trainer.web.extensions import htmx
 from trainer.web.forms import FilterForm, GenerateForm, ImportForm
 from trainer.web.library import (
     Added,
@@ -31,7 +30,7 @@ from trainer.web.library import (
 )
 from trainer.web.messages import upload_limit_kb
 from trainer.web.models import Deal
-from trainer.web.responses import go, render_page
+from trainer.web.responses import go, render_page, wants_fragment
 
 bp = Blueprint("deals", __name__, url_prefix="/deals")
 
@@ -90,7 +89,7 @@ def _added_message(added: Added) -> str:
 
 def _done(added: Added, fragment: str, form_name: str, form: Any) -> Any:
     """After adding deals: htmx gets the form back with the result; a plain form post redirects."""
-    if htmx:
+    if wants_fragment():
         return _new_page(200, fragment=fragment, added=added, message=_added_message(added), **{form_name: form})
     flash(_added_message(added))
     return go(url_for("deals.index", whose="mine"))

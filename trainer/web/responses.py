@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import redirect, render_template
+from flask import redirect, render_template, request
 from flask_htmx.responses import HTMXResponseClientRedirect
 from werkzeug.wrappers import Response
 
@@ -14,8 +14,14 @@ from trainer.web.extensions import htmx
 def render_page(template_name: str, fragment: str | None = None, status: int = 200,
                 **context: Any) -> tuple[str, int]:
     """Render `template_name`, or only `fragment` (the `_name.html` the page includes) for an htmx request."""
-    template = fragment if fragment is not None and htmx else template_name
+    template = fragment if fragment is not None and wants_fragment() else template_name
     return render_template(template, **context), status
+
+
+def wants_fragment() -> bool:
+    """True for an htmx request that swaps part of a page; False for a plain request and for htmx
+    asking for a whole page (restoring history after Back, or targeting `<body>`)."""
+    return bool(htmx) and not htmx.history_restore_request and request.headers.get("HX-Request-Type") != "full"
 
 
 def go(url: str) -> Response:
