@@ -13,6 +13,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import product
 
 from trainer.engine.cards import Card, parse_cards, pretty_cards
 from trainer.engine.combos import (Combination, Unit, best_packing, decompose, face_counts,
@@ -203,7 +204,8 @@ def _guess(lead: Lead, held: dict[int, int], ctx: TrumpContext, rng: random.Rand
 
 
 def legal_leads(hand: dict[int, int], ctx: TrumpContext) -> Iterator[list[Card]]:
-    """Every single-combination lead: singles, tuples and tractors (throws are not listed)."""
+    """Every single-combination lead: singles, tuples and tractors (throws are not listed); at a shared
+    position (副级牌) every face can take part, and with `ace_two_wrap` the A pair can sit below the 2s."""
     for suit in range(5):
         held = _suit_part(hand, suit, ctx)
         if not held:
@@ -212,10 +214,25 @@ def legal_leads(hand: dict[int, int], ctx: TrumpContext) -> Iterator[list[Card]]
         for face in faces:
             for width in range(1, held[face] + 1):
                 yield [Card.from_index(face)] * width
-        for unit in decompose({f: 2 for f in faces if held[f] >= 2}, ctx):
-            for length in range(2, unit.length + 1):
-                for start in range(unit.length - length + 1):
-                    yield [Card.from_index(f) for f in unit.faces[start:start + length] for _ in range(2)]
+        yield from _tractor_leads([f for f in faces if held[f] >= 2], ctx)
+
+
+def _tractor_leads(pair_faces: list[int], ctx: TrumpContext) -> Iterator[list[Card]]:
+    by_position: dict[int, list[int]] = {}
+    for face in pair_faces:
+        by_position.setdefault(ctx.position[face], []).append(face)
+    for ace, two in ctx.wrap_below.items():
+        if ace in pair_faces and two in pair_faces:
+            by_position.setdefault(ctx.position[two] - 1, []).append(ace)
+    for top in sorted(by_position, reverse=True):
+        choices: list[list[int]] = [by_position[top]]
+        while top - len(choices) in by_position:
+            choices.append(by_position[top - len(choices)])
+            for run in product(*choices):
+                if len(set(run)) == len(run):
+                    cards = [Card.from_index(f) for f in run for _ in range(2)]
+                    if Combination.of(cards, ctx).kind == "tractor":
+                        yield cards
 
 
 __all__ = ["Lead", "follow_problem", "legal_follows", "legal_leads", "random_follow", "suit_label",
