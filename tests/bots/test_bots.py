@@ -81,13 +81,23 @@ def test_fallback_trump(style, kitty, trump):
     assert (found.letter if found else None) == trump
 
 
-def test_burial_keeps_trumps_aces_and_pairs():
+def test_weak_trumps_bury_no_points_and_keep_aces_and_pairs():
     ctx = TrumpContext.parse("2", "S")
-    hand = parse_cards("BJ SJ 2S 2H AS KS QS JS 10S 9S 8S 7S AH AH 3H 4H 6D 7D 9D 3C 4C 5C 6C 8C 9C JC QC 8H 8H 9H "
-                       "KD 10D 3D")
+    hand = parse_cards("2S 3S 4S 5S AH AH 8H 8H 9H 3H 4H 6D 7D 9D KD 10D 3D 3C 4C 5C 6C 8C 9C JC QC "
+                       "KC QD JD 10C 7C 5D 6H 7H")
+    assert len(hand) == 33
     buried = choose_burial(hand, ctx)
     assert len(buried) == 8
-    assert not any(ctx.is_trump(c) or c.rank == 14 or str(c) == "8H" for c in buried)
+    assert not any(ctx.is_trump(c) or c.rank == 14 or str(c) == "8H" or c.points for c in buried)
+
+
+def test_strong_trumps_keep_tractors_and_aces():
+    ctx = TrumpContext.parse("2", "S")
+    hand = parse_cards("BJ SJ 2S 2S 2H 2C AS KS KS QS JS 10S 9S 8S 7S 6S AH 3H 3H 4H 4H KC "
+                       "AC QC 7C 6D 4D 3D 9D 10D 8C 9C JC")
+    assert len(hand) == 33
+    buried = choose_burial(hand, ctx)
+    assert not any(ctx.is_trump(c) or c.rank == 14 or str(c) in ("3H", "4H") for c in buried)
 
 
 def _bot(hand: str, seat: int = 2, banker: int = 0, level: str = "2", trump: str = "S") -> HeuristicBot:
@@ -187,3 +197,29 @@ def test_generate_command(tmp_path, capsys):
     assert main(["deal", "generate", "--rules", "three-deck", "--out", str(tmp_path / "c")]) == 2
     assert main(["deal", "generate", "--rules", "nonsense", "--out", str(tmp_path / "c")]) == 2
     assert "nonsense" in capsys.readouterr().err
+
+
+def test_strong_trumps_void_a_short_suit():
+    ctx = TrumpContext.parse("2", "S")
+    hand = parse_cards("BJ SJ 2S 2S 2H 2C AS KS KS QS JS 10S 9S 8S 7S 6S AH AH 3H 4H 5H 6H 7H 9H KH "
+                       "AC QC 7C 6D 4D 3D 9D 10D")
+    buried = choose_burial(hand, ctx)
+    kept = list(hand)
+    for card in buried:
+        kept.remove(card)
+    diamonds_left = [c for c in kept if c.suit is not None and c.suit.letter == "D" and not ctx.is_trump(c)]
+    assert not diamonds_left
+
+
+def test_burial_keeps_a_non_signal_card_in_a_suit_without_an_ace():
+    ctx = TrumpContext.parse("2", "S")
+    hand = parse_cards("BJ SJ 2S 2H AS KS QS JS 10S 9S AH AH KH 3H 4H 6H 7H AD KD QD 3D "
+                       "8C 9C JC 3C 4C 6C 7C 10C 5C AC QC KC")
+    buried = choose_burial(hand, ctx)
+    kept = list(hand)
+    for card in buried:
+        kept.remove(card)
+    for letter in "HCD":
+        left = [c for c in kept if c.suit is not None and c.suit.letter == letter and not ctx.is_trump(c)]
+        if left and not any(c.rank == 14 for c in left):
+            assert any(c.rank not in (8, 9, 11, 12) for c in left), letter

@@ -10,7 +10,11 @@ from collections import Counter
 from collections.abc import Sequence
 
 from trainer.engine.cards import Card
+from trainer.engine.combos import decompose, face_counts
 from trainer.engine.trump import TRUMP, TrumpContext
+
+SIGNAL_RANKS = frozenset({8, 9, 11, 12})
+"""The basic convention's signal ranks (signals.md basic_89JQ)."""
 
 
 def choose_burial(hand: Sequence[Card], ctx: TrumpContext) -> list[Card]:
@@ -38,4 +42,40 @@ def choose_burial(hand: Sequence[Card], ctx: TrumpContext) -> list[Card]:
             value -= 30 / by_suit[suit]
         return value
 
-    return sorted(hand, key=lambda card: (cost(card), card.index))[:size]
+    order = sorted(hand, key=lambda card: (cost(card), card.index))
+    planned: list[Card] = []
+    if strong:
+        side = {}
+        for card in hand:
+            suit = ctx.suit_of[card.index]
+            if suit != TRUMP and card.rank != 14:
+                side.setdefault(suit, []).append(card)
+        for suit in sorted(side, key=lambda s: (len(side[s]), s)):
+            tractor = any(u.length > 1 for u in decompose(face_counts(side[suit]), ctx))
+            if not tractor and len(planned) + len(side[suit]) <= size:
+                planned += side[suit]
+    rest = list(order)
+    for card in planned:
+        rest.remove(card)
+    buried = planned + rest[:size - len(planned)]
+    kept = rest[size - len(planned):]
+    return _keep_a_non_signal_card(buried, kept, ctx)
+
+
+def _keep_a_non_signal_card(buried: list[Card], kept: list[Card], ctx: TrumpContext) -> list[Card]:
+    """Where a side suit without an A would be left with only signal cards (8 9 J Q), keep one of its
+    non-signal cards back so a partner's A can be answered without a false signal (seed 000 5.2.4)."""
+    for suit in {ctx.suit_of[c.index] for c in kept} - {TRUMP}:
+        left = [c for c in kept if ctx.suit_of[c.index] == suit]
+        if any(c.rank == 14 for c in left) or not all(c.rank in SIGNAL_RANKS for c in left):
+            continue
+        spare = [c for c in buried if ctx.suit_of[c.index] == suit and c.rank not in SIGNAL_RANKS]
+        swap = [c for c in kept if ctx.suit_of[c.index] != TRUMP and ctx.suit_of[c.index] != suit
+                and c.rank != 14 and not c.points]
+        if spare and swap:
+            back, down = spare[0], min(swap, key=lambda c: ctx.strength[c.index])
+            buried.remove(back)
+            buried.append(down)
+            kept.remove(down)
+            kept.append(back)
+    return buried
