@@ -18,33 +18,12 @@ def test_engine_and_tracking_import_no_web_code():
     assert out.strip() == "[]"
 
 
-def _reachable(root: object) -> list[object]:
-    """Every object reachable from the tracker through attributes and containers."""
-    seen, stack, found = set(), [root], []
-    while stack:
-        item = stack.pop()
-        if id(item) in seen or isinstance(item, (int, str, bool, float, type(None))):
-            continue
-        seen.add(id(item))
-        found.append(item)
-        if isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple, set, frozenset)):
-            stack.extend(item)
-        elif hasattr(item, "__dict__"):
-            stack.extend(vars(item).values())
-        elif hasattr(item, "__slots__"):
-            stack.extend(getattr(item, name) for name in item.__slots__ if hasattr(item, name))
-    return found
-
-
-def test_tracker_holds_only_what_its_seat_may_see():
+def test_tracker_holds_only_what_its_seat_may_see(reachable):
     record = parse_record(random_record(random.Random(9)))
     for seat in range(4):
         tracker = tracker_for(record, seat)
-        reachable = _reachable(tracker)
-        assert not any(isinstance(item, (DealRecord, RoundState)) for item in reachable)
+        objects = reachable(tracker)
+        assert not any(isinstance(item, (DealRecord, RoundState)) for item in objects)
         own = record.playing_hands()[seat]
         assert sum(tracker.mine) == len(own)
         for other in range(4):

@@ -152,32 +152,13 @@ def test_cashes_a_boss_ace_and_throws_only_when_sure():
     assert sorted(str(c) for c in sure.lead()) == ["AC", "AC", "KC"]   # nothing unseen beats any unit
 
 
-def _reachable(root: object) -> list[object]:
-    seen, stack, found = set(), [root], []
-    while stack:
-        item = stack.pop()
-        if id(item) in seen or isinstance(item, (int, str, bool, float, type(None))):
-            continue
-        seen.add(id(item))
-        found.append(item)
-        if isinstance(item, dict):
-            stack.extend(list(item.keys()) + list(item.values()))
-        elif isinstance(item, (list, tuple, set, frozenset)):
-            stack.extend(item)
-        elif hasattr(item, "__dict__"):
-            stack.extend(vars(item).values())
-        elif hasattr(item, "__slots__"):
-            stack.extend(getattr(item, n) for n in item.__slots__ if hasattr(item, n))
-    return found
-
-
 @pytest.mark.parametrize("kind", [HeuristicBot, RandomBot])
-def test_bots_cannot_reach_other_hands(kind):
+def test_bots_cannot_reach_other_hands(kind, reachable):
     deal = deal_hand(random.Random(1), Rules(), 2)
     ctx = TrumpContext(2, deal.trump, Rules())
     bot = kind(1, ctx, 0, list(deal.hands[1]))
-    reachable = _reachable(bot)
-    assert not any(isinstance(item, (DealRecord, RoundState)) for item in reachable)
+    objects = reachable(bot)
+    assert not any(isinstance(item, (DealRecord, RoundState)) for item in objects)
     assert sum(bot.tracker.mine) == 25
     others = [c for seat in (0, 2, 3) for c in deal.hands[seat]]
     assert sum(bot.tracker.unseen) == len(others) + 8
@@ -199,27 +180,32 @@ def test_generate_command(tmp_path, capsys):
     assert "nonsense" in capsys.readouterr().err
 
 
+def kept_after_burial(hand, ctx):
+    """The banker's cards left after `choose_burial`."""
+    kept = list(hand)
+    for card in choose_burial(hand, ctx):
+        kept.remove(card)
+    return kept
+
+
+def side_cards(cards, letter, ctx):
+    """The side-suit cards of one printed suit."""
+    return [c for c in cards if c.suit is not None and c.suit.letter == letter and not ctx.is_trump(c)]
+
+
 def test_strong_trumps_void_a_short_suit():
     ctx = TrumpContext.parse("2", "S")
     hand = parse_cards("BJ SJ 2S 2S 2H 2C AS KS KS QS JS 10S 9S 8S 7S 6S AH AH 3H 4H 5H 6H 7H 9H KH "
                        "AC QC 7C 6D 4D 3D 9D 10D")
-    buried = choose_burial(hand, ctx)
-    kept = list(hand)
-    for card in buried:
-        kept.remove(card)
-    diamonds_left = [c for c in kept if c.suit is not None and c.suit.letter == "D" and not ctx.is_trump(c)]
-    assert not diamonds_left
+    assert not side_cards(kept_after_burial(hand, ctx), "D", ctx)
 
 
 def test_burial_keeps_a_non_signal_card_in_a_suit_without_an_ace():
     ctx = TrumpContext.parse("2", "S")
     hand = parse_cards("BJ SJ 2S 2H AS KS QS JS 10S 9S AH AH KH 3H 4H 6H 7H AD KD QD 3D "
                        "8C 9C JC 3C 4C 6C 7C 10C 5C AC QC KC")
-    buried = choose_burial(hand, ctx)
-    kept = list(hand)
-    for card in buried:
-        kept.remove(card)
+    kept = kept_after_burial(hand, ctx)
     for letter in "HCD":
-        left = [c for c in kept if c.suit is not None and c.suit.letter == letter and not ctx.is_trump(c)]
+        left = side_cards(kept, letter, ctx)
         if left and not any(c.rank == 14 for c in left):
             assert any(c.rank not in (8, 9, 11, 12) for c in left), letter

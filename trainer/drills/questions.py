@@ -94,18 +94,6 @@ def _pick_suit(facts: dict[str, Any], rng: random.Random, usable: Callable[[dict
     return rng.choice(suits) if suits else None
 
 
-@question_type("trumps_unseen")
-def _trumps_unseen(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question:
-    return Question("trumps_unseen", "number", {"zh": "外面还有几张主？", "en": "How many trumps are still out?"},
-                    facts["trumps"]["unseen"], "trumps.unseen")
-
-
-@question_type("trumps_played")
-def _trumps_played(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question:
-    return Question("trumps_played", "number", {"zh": "已经出了几张主？", "en": "How many trumps have been played?"},
-                    facts["trumps"]["played"], "trumps.played")
-
-
 @question_type("big_trumps_out")
 def _big_trumps_out(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question:
     top = facts["trumps"]["top"]
@@ -114,11 +102,39 @@ def _big_trumps_out(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -
                     options=[_face_option(name) for name in top])
 
 
-@question_type("constant_trumps_out")
-def _constant_trumps_out(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question:
-    return Question("constant_trumps_out", "number",
-                    {"zh": "外面还有几张常主（王和级牌）？", "en": "How many jokers and level cards are still out?"},
-                    sum(facts["trumps"]["top"].values()), "trumps.top")
+def _plain_number(name: str, zh: str, en: str, fact: str, value: Callable[[dict[str, Any]], int]) -> None:
+    """Register a question whose answer is one number of the facts."""
+    def build(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question:
+        return Question(name, "number", {"zh": zh, "en": en}, value(facts), fact)
+    QUESTION_TYPES[name] = build
+
+
+_plain_number("trumps_unseen", "外面还有几张主？", "How many trumps are still out?", "trumps.unseen",
+              lambda facts: facts["trumps"]["unseen"])
+_plain_number("trumps_played", "已经出了几张主？", "How many trumps have been played?", "trumps.played",
+              lambda facts: facts["trumps"]["played"])
+_plain_number("constant_trumps_out", "外面还有几张常主（王和级牌）？",
+              "How many jokers and level cards are still out?", "trumps.top",
+              lambda facts: sum(facts["trumps"]["top"].values()))
+_plain_number("attackers_score", "闲家现在有多少分？", "How many points do the attackers have?", "score",
+              lambda facts: facts["score"]["attackers"])
+_plain_number("to_take_over", "闲家还差多少分上台？", "How many more points do the attackers need to take over?",
+              "score", lambda facts: facts["score"]["to_take_over"])
+
+
+def _seats_with(name: str, key: str, zh: str, en: str) -> None:
+    """Register a question asking which other seats have a suit listed under `key` (voids, no_pairs)."""
+    def build(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question:
+        suit = rng.choice(list(facts["suits"]))
+        words = SUIT_WORDS[suit]
+        return Question(name, "multi", {"zh": zh.format(words[0]), "en": en.format(words[1])},
+                        [q for q, suits in facts[key].items() if suit in suits], key, suit=suit,
+                        options=_seat_options(snap.seat))
+    QUESTION_TYPES[name] = build
+
+
+_seats_with("voids", "voids", "谁{}绝门了？", "Who is void in {}?")
+_seats_with("no_pairs", "no_pairs", "谁已经表明{}没有对子？", "Who has shown to hold no pair in {}?")
 
 
 def _suit_number(name: str, key: str, zh: str, en: str, field_name: str,
@@ -182,15 +198,6 @@ def _live_tractor(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> 
                     options=YES_NO)
 
 
-@question_type("voids")
-def _voids(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question:
-    suit = rng.choice(list(facts["suits"]))
-    words = SUIT_WORDS[suit]
-    return Question("voids", "multi", {"zh": f"谁{words[0]}绝门了？", "en": f"Who is void in {words[1]}?"},
-                    [q for q, suits in facts["voids"].items() if suit in suits], "voids", suit=suit,
-                    options=_seat_options(snap.seat))
-
-
 @question_type("top_in_play")
 def _top_in_play(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question | None:
     suit = _pick_suit(facts, rng, lambda entry: bool(entry["top_in_play"]))
@@ -213,29 +220,6 @@ def _is_boss(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Quest
     pretty = Card.parse(name).pretty
     return Question("is_boss", "single", {"zh": f"你的{pretty}现在是最大的吗？", "en": f"Is your {pretty} the boss now?"},
                     "yes" if count == 0 else "no", "suits.higher_than_mine", suit=suit, card=name, options=YES_NO)
-
-
-@question_type("attackers_score")
-def _attackers_score(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question:
-    return Question("attackers_score", "number", {"zh": "闲家现在有多少分？", "en": "How many points do the attackers have?"},
-                    facts["score"]["attackers"], "score")
-
-
-@question_type("to_take_over")
-def _to_take_over(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question:
-    return Question("to_take_over", "number", {"zh": "闲家还差多少分上台？",
-                                              "en": "How many more points do the attackers need to take over?"},
-                    facts["score"]["to_take_over"], "score")
-
-
-@question_type("no_pairs")
-def _no_pairs(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question:
-    suit = rng.choice(list(facts["suits"]))
-    words = SUIT_WORDS[suit]
-    return Question("no_pairs", "multi", {"zh": f"谁已经表明{words[0]}没有对子？",
-                                          "en": f"Who has shown to hold no pair in {words[1]}?"},
-                    [q for q, suits in facts["no_pairs"].items() if suit in suits], "no_pairs", suit=suit,
-                    options=_seat_options(snap.seat))
 
 
 def make_question(kind: str, facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question | None:
