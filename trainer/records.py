@@ -22,6 +22,7 @@ from trainer.engine.seats import Seat
 from trainer.engine.trump import TrumpContext, parse_level, parse_trump
 
 FORMAT = "jipai-deal/1"
+_CANONICAL = {str(card): card for card in full_deck(1)}
 
 
 class InvalidRecordError(JipaiError):
@@ -103,6 +104,11 @@ def _need(data: dict[str, Any], key: str) -> Any:
 
 
 def _cards(value: Any, where: str) -> tuple[Card, ...]:
+    if type(value) is list:
+        try:
+            return tuple(_CANONICAL[token] for token in value)
+        except (KeyError, TypeError):
+            pass
     if isinstance(value, str):
         value = value.split()
     if not isinstance(value, list):

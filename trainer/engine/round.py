@@ -54,7 +54,7 @@ class Trick:
     @property
     def points(self) -> int:
         """Points on the table in this trick."""
-        return sum(points(play) for play in self.plays)
+        return sum(card.points for play in self.plays for card in play)
 
     def seat_of(self, index: int) -> int:
         """The seat that made play number `index`."""
