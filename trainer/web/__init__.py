@@ -84,11 +84,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limiter.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
 
-    from trainer.web import auth, deals, home
+    from trainer.web import auth, deals, drills, home, review
 
     app.register_blueprint(home.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(deals.bp)
+    drills.init_app(app)
+    app.register_blueprint(drills.bp)
+    app.register_blueprint(review.bp)
 
     _register_error_pages(app)
     app.after_request(_vary_on_htmx)

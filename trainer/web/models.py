@@ -1,4 +1,4 @@
-"""The web app's tables (SQLModel): users and deals. Schema changes go through `migrations/` (alembic).
+"""The web app's tables (SQLModel): users, deals, drill runs and their attempts. Schema changes go through `migrations/` (alembic).
 
 Every table the app uses is defined here (or imported here), so that `SQLModel.metadata` — which
 the migrations compare against — sees them all. New tables: add the model, then
@@ -75,3 +75,60 @@ class Deal(SQLModel, table=True):
     def shared(self) -> bool:
         """True for the starter library everybody sees."""
         return self.owner_id is None
+
+
+class DrillRun(SQLModel, table=True):
+    """One run of a drill by one user on one deal, watched from `seat`.
+
+    `checkpoints` are the play counts where the run stops to ask (ascending); `cursor` is how many
+    plays have been shown. Everything a run needs to go on is here, so a run resumes after the tab
+    or the server went away. `shown_at` is when the current checkpoint's question was last shown
+    (the answer time counts from it). `status` is `active` or `done`.
+    """
+
+    __tablename__ = "drill_runs"
+    __table_args__ = (sa.Index("ix_drill_runs_user_id_started", "user_id", "started"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", ondelete="CASCADE")
+    drill_id: str = Field(sa_type=sa.String(40))
+    deal_pk: int = Field(foreign_key="deals.pk", ondelete="CASCADE", index=True)
+    seat: int
+    seed: int = Field(sa_type=sa.BigInteger)
+    checkpoints: list[int] = Field(sa_type=JSON)
+    cursor: int = 0
+    status: str = Field(default="active", sa_type=sa.String(12))
+    shown_at: datetime | None = None
+    started: datetime = Field(default_factory=utcnow)
+    finished: datetime | None = None
+
+
+class Attempt(SQLModel, table=True):
+    """One answer at one checkpoint of a run: the question (JSON, with its exact answer), what was
+    given, whether it was right, how long it took, and where in which deal from which seat.
+
+    A checkpoint is answered once (unique per run), so a double submit stores one attempt.
+    `question_type` and `suit` repeat the question's fields for the review filters.
+    """
+
+    __tablename__ = "attempts"
+    __table_args__ = (
+        sa.UniqueConstraint("run_id", "checkpoint"),
+        sa.Index("ix_attempts_user_id_correct_created", "user_id", "correct", "created"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: int = Field(foreign_key="drill_runs.id", ondelete="CASCADE")
+    user_id: int = Field(foreign_key="users.id", ondelete="CASCADE")
+    checkpoint: int = Field(description="index into the run's checkpoints")
+    question: dict[str, Any] = Field(sa_type=JSON)
+    question_type: str = Field(sa_type=sa.String(32))
+    suit: str | None = Field(default=None, sa_type=sa.String(8))
+    expected: Any = Field(sa_type=JSON)
+    given: Any = Field(sa_type=JSON)
+    correct: bool
+    ms: int = Field(description="milliseconds from the question shown to the answer")
+    position: str = Field(sa_type=sa.String(8), description="T.K (records.md)")
+    seat: int
+    deal_pk: int = Field(foreign_key="deals.pk", ondelete="CASCADE", index=True)
+    created: datetime = Field(default_factory=utcnow)

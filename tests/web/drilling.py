@@ -1,0 +1,144 @@
+"""Helpers for the drill and review tests: start a run, read its rows, recompute its questions from
+the tracker (`track`, `facts_json`, `make_question`) independently of the app, and drive it."""
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlmodel import Session, col, select
+
+from trainer.drills.definitions import load_drills
+from trainer.drills.questions import Question, make_question
+from trainer.records import Position, parse_record
+from trainer.tracking.facts import facts_json
+from trainer.tracking.tracker import track
+from trainer.web.models import Attempt, Deal, DrillRun
+
+HX = {"HX-Request": "true"}
+DRILLS = load_drills()
+
+
+def start(client: FlaskClient, drill_id: str) -> int:
+    """Start a run of `drill_id` through the form; its id."""
+    response = client.post(f"/drills/{drill_id}/start")
+    assert response.status_code == 303, response.text
+    found = re.fullmatch(r"/runs/(\d+)", response.headers["Location"])
+    assert found, response.headers["Location"]
+    return int(found.group(1))
+
+
+def session(app: Flask) -> Session:
+    """A session on the app's database (close it after use)."""
+    return Session(app.extensions["jipai_engine"], expire_on_commit=False)
+
+
+def run_row(app: Flask, run_id: int) -> DrillRun:
+    """The run's row as stored."""
+    with session(app) as db:
+        run = db.get(DrillRun, run_id)
+        assert run is not None
+        return run
+
+
+def attempts(app: Flask, run_id: int | None = None, user_id: int | None = None) -> list[Attempt]:
+    """Stored attempts of a run (or a user), by checkpoint."""
+    with session(app) as db:
+        query = select(Attempt).order_by(col(Attempt.run_id), col(Attempt.checkpoint))
+        if run_id is not None:
+            query = query.where(Attempt.run_id == run_id)
+        if user_id is not None:
+            query = query.where(Attempt.user_id == user_id)
+        return list(db.exec(query).all())
+
+
+def position_after(record: Any, plays: int) -> Position:
+    """T.K after `plays` plays (a finished trick stays on the table)."""
+    for number, trick in enumerate(record.tricks, start=1):
+        if plays <= len(trick.plays):
+            return Position(number, plays)
+        plays -= len(trick.plays)
+    raise AssertionError("past the end")
+
+
+def expected_question(app: Flask, run: DrillRun, index: int) -> tuple[Question, str]:
+    """The question at checkpoint `index` recomputed from the tracker (a from-scratch `track`, not the
+    app's cached events), and its position."""
+    with session(app) as db:
+        deal = db.get(Deal, run.deal_pk)
+        assert deal is not None
+        record = parse_record(deal.record)
+    drill = DRILLS[run.drill_id]
+    position = position_after(record, run.checkpoints[index])
+    snap = track(record, run.seat, position)
+    facts = facts_json(snap, str(position))
+    rng = random.Random(f"{run.seed}:{index}")
+    picked = drill.pick_type(rng)
+    others = sorted((k for k in drill.questions if k != picked), key=lambda k: (-drill.questions[k], k))
+    for kind in [picked, *others, "trumps_unseen"]:
+        question = make_question(kind, facts, snap, rng)
+        if question is not None:
+            return question, str(position)
+    raise AssertionError("no question")
+
+
+def wrong_answer(question: Question) -> Any:
+    """An answer that is surely wrong."""
+    if question.kind == "number":
+        return question.answer + 1
+    values = [option["value"] for option in question.options]
+    if question.kind == "multi":
+        first = values[0]
+        return [v for v in question.answer if v != first] + ([] if first in question.answer else [first])
+    return next(v for v in values if v != question.answer)
+
+
+def form_values(answer: Any) -> list[str]:
+    """An answer as the form's `answer` values."""
+    if isinstance(answer, list):
+        return [str(v) for v in answer]
+    return [str(answer)]
+
+
+def at_value(text: str) -> int:
+    """The cursor a step form in this HTML carries."""
+    found = re.search(r'name="at" value="(\d+)"', text)
+    assert found, text[:500]
+    return int(found.group(1))
+
+
+def drive(client: FlaskClient, app: Flask, run_id: int, right: Callable[[int], bool],
+          headers: dict[str, str] | None = None, stop_after: int | None = None) -> list[tuple[int, Any, Question]]:
+    """Play a run through the views to its end (or until `stop_after` answers): step until a
+    question, answer it right when `right(index)` else wrong, continue. Returns (index, given,
+    recomputed question) for each answer."""
+    headers = HX if headers is None else headers
+    answered = []
+    for _ in range(2000):
+        run = run_row(app, run_id)
+        if run.status == "done":
+            return answered
+        page = client.get(f"/runs/{run_id}", headers=headers)
+        assert page.status_code == 200, page.text[:300]
+        if 'id="answer-form"' in page.text:
+            index = int(re.search(r'name="checkpoint" value="(\d+)"', page.text).group(1))
+            assert run.checkpoints[index] == run.cursor
+            question, _position = expected_question(app, run, index)
+            assert question.prompt["zh"] in page.text
+            given = question.answer if right(index) else wrong_answer(question)
+            response = client.post(f"/runs/{run_id}/answer", data={"checkpoint": index, "answer": form_values(given)},
+                                   headers=headers)
+            answered.append((index, given, question))
+            if headers:
+                assert response.status_code == 200 and 'class="verdict"' in response.text, response.text[:300]
+            else:
+                assert response.status_code == 303
+            if stop_after is not None and len(answered) >= stop_after:
+                return answered
+            page = client.get(f"/runs/{run_id}", headers=headers)
+        response = client.post(f"/runs/{run_id}/step", data={"at": at_value(page.text)}, headers=headers)
+        assert response.status_code in (200, 303), response.text[:300]
+    raise AssertionError("the run did not end")

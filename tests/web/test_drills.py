@@ -1,0 +1,413 @@
+"""Drill runs through the views: the curriculum, starting a run, stepping, questions graded against
+the tracker, attempts stored once and before the feedback, resuming after a restart, the summary,
+isolation and CSRF; with and without htmx."""
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+import sqlalchemy as sa
+from sqlmodel import select
+
+from trainer.drills.definitions import DRILLS_DIR
+from trainer.drills.questions import QUESTION_TYPES, Question
+from trainer.drills.runs import plan_run
+from trainer.records import parse_record
+from trainer.web.models import Attempt, Deal, DrillRun, utcnow
+
+from .drilling import (
+    DRILLS,
+    HX,
+    at_value,
+    attempts,
+    drive,
+    expected_question,
+    form_values,
+    run_row,
+    session,
+    start,
+    wrong_answer,
+)
+
+
+def _alternate(index: int) -> bool:
+    return index % 2 == 0
+
+
+# -- the curriculum ----------------------------------------------------------------------------------
+
+def test_the_curriculum_page_lists_every_drill_with_a_start_form(alice) -> None:
+    for headers in ({}, HX):
+        page = alice.get("/drills", headers=headers)
+        assert page.status_code == 200 and "HX-Request" in page.headers["Vary"]
+        for drill in DRILLS.values():
+            assert drill.name["zh"] in page.text and drill.description["zh"] in page.text
+            assert f'action="/drills/{drill.id}/start"' in page.text
+        assert "45 秒内作答" in page.text and "每秒 2 张" in page.text
+    alice.post("/lang", data={"lang": "en"})
+    page = alice.get("/drills").text
+    assert all(drill.name["en"] in page for drill in DRILLS.values())
+
+
+def test_the_curriculum_asks_every_question_type() -> None:
+    assert {kind for drill in DRILLS.values() for kind in drill.questions} == set(QUESTION_TYPES)
+
+
+def test_anonymous_visitors_are_sent_to_log_in(client) -> None:
+    assert client.get("/drills").headers["Location"].startswith("/auth/login")
+    assert client.post("/drills/trumps/start").headers["Location"].startswith("/auth/login")
+
+
+def test_starting_a_run_picks_a_complete_deal_under_the_drill_rules(app, alice) -> None:
+    run_id = start(alice, "trumps")
+    run = run_row(app, run_id)
+    with session(app) as db:
+        deal = db.get(Deal, run.deal_pk)
+    assert deal.complete and deal.rules == "standard" and deal.owner_id is None
+    plan = plan_run(DRILLS["trumps"], parse_record(deal.record), run.seed)
+    assert (run.seat, run.checkpoints) == (plan.seat, plan.checkpoints)
+    assert run.cursor == 0 and run.status == "active" and run.drill_id == "trumps"
+    htmx_start = alice.post("/drills/trumps/start", headers=HX)
+    assert htmx_start.status_code == 200 and re.fullmatch(r"/runs/\d+", htmx_start.headers["HX-Redirect"])
+
+
+def test_runs_spread_over_the_deals(app, alice) -> None:
+    pks = {run_row(app, start(alice, "points")).deal_pk for _ in range(3)}
+    assert len(pks) == 3  # three starter deals: each drilled once before any twice
+
+
+def test_an_unknown_drill_is_a_404(alice) -> None:
+    assert alice.post("/drills/no-such-drill/start").status_code == 404
+
+
+def test_no_deal_under_the_drill_rules_says_so(make_app, accounts, tmp_path) -> None:
+    folder = tmp_path / "drills"
+    folder.mkdir()
+    text = (DRILLS_DIR / "01-trumps.toml").read_text(encoding="utf-8")
+    (folder / "x.toml").write_text(text.replace('rules = "standard"', 'rules = "competition"'))
+    app = make_app(DRILLS_DIR=str(folder))
+    client = app.test_client()
+    client.post("/auth/register", data={"username": "carol", "password": "correct horse", "confirm": "correct horse"})
+    response = client.post("/drills/trumps/start")
+    assert response.status_code == 303 and response.headers["Location"] == "/drills"
+    assert "competition" in client.get("/drills").text
+    with session(app) as db:
+        assert db.exec(select(DrillRun)).all() == []
+
+
+# -- a run -------------------------------------------------------------------------------------------
+
+def test_the_run_page_shows_the_table_from_the_viewer(app, alice) -> None:
+    run_id = start(alice, "trumps")
+    page = alice.get(f"/runs/{run_id}")
+    assert page.status_code == 200 and "<html" in page.text and 'id="run"' in page.text
+    for place in ("chair me", "chair right", "chair top", "chair left"):
+        assert place in page.text
+    for word in ("自己", "下家", "对家", "上家"):
+        assert word in page.text
+    assert "drill.js" in page.text and 'name="at" value="0"' in page.text
+    assert 'hx-trigger="submit, load delay:500ms"' in page.text  # 2 cards per second
+    fragment = alice.get(f"/runs/{run_id}", headers=HX)
+    assert fragment.text.lstrip().startswith('<section id="run"') and "<html" not in fragment.text
+    assert "HX-Request" in fragment.headers["Vary"]
+
+
+def test_a_step_shows_one_more_play_and_stays_small(app, alice) -> None:
+    assert "load delay:200ms" in alice.get(f"/runs/{start(alice, 'speed')}").text  # 5 cards per second
+    run_id = start(alice, "trumps")
+    plain = alice.post(f"/runs/{run_id}/step", data={"at": 0})
+    assert plain.status_code == 303 and plain.headers["Location"] == f"/runs/{run_id}"
+    assert run_row(app, run_id).cursor == 1
+    fragment = alice.post(f"/runs/{run_id}/step", data={"at": 1}, headers=HX)
+    assert fragment.status_code == 200 and "HX-Request" in fragment.headers["Vary"]
+    assert fragment.text.lstrip().startswith('<section id="run"') and "<html" not in fragment.text
+    assert len(fragment.data) < 4096
+    assert 'load delay:500ms' in fragment.text
+    assert run_row(app, run_id).cursor == 2 and at_value(fragment.text) == 2
+
+
+def test_the_hand_is_sorted_trumps_first_and_earlier_tricks_are_cleared(app, alice) -> None:
+    run_id = start(alice, "trumps")
+    run = run_row(app, run_id)
+    with session(app) as db:
+        record = parse_record(db.get(Deal, run.deal_pk).record)
+    first = len(record.tricks[0].plays)
+    for at in range(first + 1):
+        alice.post(f"/runs/{run_id}/step", data={"at": at}, headers=HX)
+    page = alice.get(f"/runs/{run_id}", headers=HX).text
+    assert "第 2 墩" in page
+    plays = re.findall(r'<div class="play">(.*?)</div>', page)
+    assert sum(1 for p in plays if "card" in p) == 1  # only the new lead is on the table
+    hand = re.search(r'<div class="hand">(.*?)</div>\s*</div>', page, re.DOTALL).group(1)
+    if record.ctx.trump is not None or any(record.ctx.is_trump(c) for c in record.playing_hands()[run.seat]):
+        labels = re.findall(r'<span class="suit-label">(.*?)</span>', hand)
+        assert labels[0] == "主牌" or "主牌" not in labels
+
+
+def test_a_stale_or_repeated_step_changes_nothing(app, alice) -> None:
+    run_id = start(alice, "trumps")
+    alice.post(f"/runs/{run_id}/step", data={"at": 0}, headers=HX)
+    again = alice.post(f"/runs/{run_id}/step", data={"at": 0}, headers=HX)
+    assert again.status_code == 200 and at_value(again.text) == 1
+    assert run_row(app, run_id).cursor == 1
+
+
+def test_a_step_cannot_pass_an_unanswered_question(app, alice) -> None:
+    run_id = start(alice, "trumps")
+    first = run_row(app, run_id).checkpoints[0]
+    for at in range(first):
+        alice.post(f"/runs/{run_id}/step", data={"at": at}, headers=HX)
+    stuck = alice.post(f"/runs/{run_id}/step", data={"at": first}, headers=HX)
+    assert 'id="answer-form"' in stuck.text and run_row(app, run_id).cursor == first
+
+
+@pytest.mark.parametrize("drill_id", list(DRILLS))
+def test_a_whole_run_is_graded_against_the_tracker(app, alice, drill_id) -> None:
+    run_id = start(alice, drill_id)
+    answered = drive(alice, app, run_id, _alternate)
+    run = run_row(app, run_id)
+    assert run.status == "done" and run.finished is not None
+    assert len(answered) == len(run.checkpoints)
+    stored = attempts(app, run_id)
+    assert [a.checkpoint for a in stored] == list(range(len(run.checkpoints)))
+    for attempt, (index, given, question) in zip(stored, answered, strict=True):
+        recomputed, position = expected_question(app, run, index)
+        assert attempt.question == recomputed.to_json() == question.to_json()
+        assert attempt.expected == recomputed.answer and attempt.position == position
+        assert attempt.given == (given if not isinstance(given, list) else
+                                 [o["value"] for o in recomputed.options if o["value"] in given])
+        assert attempt.correct == recomputed.grade(attempt.given) == _alternate(index)
+        assert attempt.seat == run.seat and attempt.deal_pk == run.deal_pk and attempt.ms >= 0
+        assert attempt.question_type == recomputed.type and attempt.suit == recomputed.suit
+
+
+def test_the_whole_run_works_without_javascript(app, alice) -> None:
+    run_id = start(alice, "voids")
+    answered = drive(alice, app, run_id, lambda index: True, headers={})
+    assert answered and all(a.correct for a in attempts(app, run_id))
+    summary = alice.get(f"/runs/{run_id}/summary")
+    assert summary.status_code == 200 and "100%" in summary.text
+
+
+def test_the_feedback_shows_the_answer_its_explanation_and_the_time(app, alice) -> None:
+    run_id = start(alice, "trumps")
+    run = run_row(app, run_id)
+    for at in range(run.checkpoints[0]):
+        alice.post(f"/runs/{run_id}/step", data={"at": at}, headers=HX)
+    with session(app) as db:
+        db.execute(sa.update(DrillRun).where(DrillRun.id == run_id).values(shown_at=utcnow() - timedelta(seconds=5)))
+        db.commit()
+    question, _position = expected_question(app, run, 0)
+    response = alice.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": form_values(wrong_answer(question))},
+                          headers=HX)
+    assert response.status_code == 200 and "✗" in response.text
+    assert f'<dd class="expected">{question.answer_text("zh")}</dd>' in response.text
+    assert re.search(r"<ul class=\"explain\"><li>[^<]*(共|墩)", response.text)
+    assert re.search(r"[5-9]\.\d 秒", response.text)
+    assert attempts(app, run_id)[0].ms >= 5000
+    assert 'id="continue"' in response.text
+
+
+def test_a_double_submit_stores_one_attempt_and_shows_the_same_feedback(app, alice) -> None:
+    run_id = start(alice, "points")
+    run = run_row(app, run_id)
+    for at in range(run.checkpoints[0]):
+        alice.post(f"/runs/{run_id}/step", data={"at": at}, headers=HX)
+    question, _position = expected_question(app, run, 0)
+    first = alice.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": form_values(question.answer)},
+                       headers=HX)
+    second = alice.post(f"/runs/{run_id}/answer", data={"checkpoint": 0,
+                                                        "answer": form_values(wrong_answer(question))}, headers=HX)
+    assert first.status_code == second.status_code == 200
+    assert first.text == second.text and "✓" in second.text
+    stored = attempts(app, run_id)
+    assert len(stored) == 1 and stored[0].correct
+    plain = alice.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": "1"})
+    assert plain.status_code == 303 and len(attempts(app, run_id)) == 1
+
+
+def test_the_unique_constraint_holds_when_two_answers_race(app, alice) -> None:
+    run_id = start(alice, "trumps")
+    with session(app) as db:
+        user_id = run_row(app, run_id).user_id
+        row = {"run_id": run_id, "user_id": user_id, "checkpoint": 0, "question": {}, "question_type": "trumps_unseen",
+               "expected": 1, "given": 1, "correct": True, "ms": 1, "position": "1.4", "seat": 0,
+               "deal_pk": run_row(app, run_id).deal_pk}
+        db.add(Attempt(**row))
+        db.commit()
+        db.add(Attempt(**row))
+        with pytest.raises(sa.exc.IntegrityError):
+            db.commit()
+
+
+def _with_first_question(app, run_id: int, kind: str) -> DrillRun:
+    """Give the run a seed whose first question is of `kind` (number, multi or single)."""
+    run = run_row(app, run_id)
+    for seed in range(200):
+        run.seed = seed
+        if expected_question(app, run, 0)[0].kind == kind:
+            with session(app) as db:
+                db.execute(sa.update(DrillRun).where(DrillRun.id == run_id).values(seed=seed))
+                db.commit()
+            return run
+    raise AssertionError(f"no {kind} question")
+
+
+@pytest.mark.parametrize(("kind", "bad", "message"), [("number", "seven", "请输入一个数"),
+                                                      ("single", "maybe", "请选一个答案")])
+def test_an_answer_that_is_not_one_is_refused_in_words(app, alice, kind, bad, message) -> None:
+    run_id = start(alice, "everything")
+    run = _with_first_question(app, run_id, kind)
+    for at in range(run.checkpoints[0]):
+        alice.post(f"/runs/{run_id}/step", data={"at": at}, headers=HX)
+    refused = alice.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": bad}, headers=HX)
+    assert refused.status_code == 422 and 'role="alert"' in refused.text and message in refused.text
+    assert 'id="answer-form"' in refused.text and attempts(app, run_id) == []
+    plain = alice.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": bad})
+    assert plain.status_code == 422 and "<html" in plain.text
+
+
+def test_keyboard_hints_and_options_by_kind(app, alice) -> None:
+    run_id = start(alice, "everything")
+    run = _with_first_question(app, run_id, "multi")
+    for at in range(run.checkpoints[0]):
+        alice.post(f"/runs/{run_id}/step", data={"at": at}, headers=HX)
+    page = alice.get(f"/runs/{run_id}", headers=HX).text
+    question = expected_question(app, run, 0)[0]
+    assert page.count('type="checkbox" name="answer"') == len(question.options)
+    assert "<kbd>1</kbd>" in page and 'data-kind="multi"' in page and 'class="timer" data-seconds="60"' in page
+
+
+def test_an_answer_for_another_checkpoint_stores_nothing(app, alice) -> None:
+    run_id = start(alice, "trumps")
+    response = alice.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": "3"}, headers=HX)
+    assert response.status_code == 200 and 'name="at" value="0"' in response.text
+    assert attempts(app, run_id) == []
+
+
+def test_an_interrupted_run_resumes_after_a_restart(make_app, app, alice, accounts) -> None:
+    run_id = start(alice, "everything")
+    drive(alice, app, run_id, _alternate, stop_after=2)
+    alice.post(f"/runs/{run_id}/step", data={"at": run_row(app, run_id).cursor}, headers=HX)
+    before = run_row(app, run_id)
+    restarted = make_app()
+    client = restarted.test_client()
+    assert client.post("/auth/login", data={"username": "alice", "password": "correct horse"}).status_code == 303
+    page = client.get(f"/runs/{run_id}")
+    assert page.status_code == 200 and f'name="at" value="{before.cursor}"' in page.text
+    assert client.get("/drills").text.count(f'href="/runs/{run_id}"') >= 1
+    answered = drive(client, restarted, run_id, _alternate)
+    assert [index for index, _given, _q in answered] == list(range(2, len(before.checkpoints)))
+    assert len(attempts(restarted, run_id)) == len(before.checkpoints)
+
+
+def test_the_summary_counts_per_question_type(app, alice) -> None:
+    run_id = start(alice, "everything")
+    assert alice.get(f"/runs/{run_id}/summary").headers["Location"] == f"/runs/{run_id}"
+    drive(alice, app, run_id, _alternate)
+    stored = attempts(app, run_id)
+    page = alice.get(f"/runs/{run_id}/summary")
+    assert page.status_code == 200
+    right = sum(a.correct for a in stored)
+    assert f'<dd id="score">{right} / {len(stored)}</dd>' in page.text
+    assert f'<dd id="accuracy">{round(100 * right / len(stored))}%</dd>' in page.text
+    total_ms = sum(a.ms for a in stored)
+    assert f'<dd id="total-time">{total_ms / 1000:.1f} 秒</dd>' in page.text
+    assert f'<dd id="mean-time">{total_ms / len(stored) / 1000:.1f} 秒</dd>' in page.text
+    for kind in {a.question_type for a in stored}:
+        mine = [a for a in stored if a.question_type == kind]
+        row = re.search(rf'<tr data-type="{kind}"><td>[^<]*</td><td>(\d+) / (\d+)</td>', page.text)
+        assert row and (int(row.group(1)), int(row.group(2))) == (sum(a.correct for a in mine), len(mine))
+    wrong_links = set(re.findall(r'href="/review/(\d+)"', page.text))
+    assert wrong_links == {str(a.id) for a in stored if not a.correct}
+    assert alice.get(f"/runs/{run_id}").headers["Location"] == f"/runs/{run_id}/summary"
+    after = alice.post(f"/runs/{run_id}/step", data={"at": 0}, headers=HX)
+    assert after.headers["HX-Redirect"] == f"/runs/{run_id}/summary"
+
+
+def test_a_run_can_be_ended_early(app, alice) -> None:
+    run_id = start(alice, "trumps")
+    drive(alice, app, run_id, lambda index: True, stop_after=1)
+    ended = alice.post(f"/runs/{run_id}/finish")
+    assert ended.status_code == 303 and ended.headers["Location"] == f"/runs/{run_id}/summary"
+    page = alice.get(f"/runs/{run_id}/summary").text
+    assert '<dd id="score">1 / 1</dd>' in page and "没有作答" in page
+
+
+# -- isolation and CSRF ------------------------------------------------------------------------------
+
+def test_another_users_run_is_a_404(app, client, accounts) -> None:
+    accounts.sign_up("alice")
+    run_id = start(client, "trumps")
+    drive(client, app, run_id, lambda index: False, stop_after=1)
+    accounts.logout()
+    accounts.sign_up("bob")
+    for response in (client.get(f"/runs/{run_id}"), client.get(f"/runs/{run_id}", headers=HX),
+                     client.post(f"/runs/{run_id}/step", data={"at": 0}),
+                     client.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": "1"}),
+                     client.post(f"/runs/{run_id}/finish"), client.get(f"/runs/{run_id}/summary")):
+        assert response.status_code == 404
+    assert run_row(app, run_id).status == "active" and len(attempts(app, run_id)) == 1
+    assert f"/runs/{run_id}" not in client.get("/drills").text
+
+
+def test_csrf_refuses_an_answer_without_a_token(make_app) -> None:
+    app = make_app(WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', client.get("/auth/register").text).group(1)
+    client.post("/auth/register", data={"username": "alice", "password": "correct horse",
+                                        "confirm": "correct horse", "csrf_token": token})
+    page = client.get("/drills").text
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    assert client.post("/drills/trumps/start").status_code == 400
+    run_id = start_with_token(client, token)
+    run = run_row(app, run_id)
+    for at in range(run.checkpoints[0]):
+        assert client.post(f"/runs/{run_id}/step", data={"at": at}, headers={**HX, "X-CSRFToken": token}).status_code == 200
+    refused = client.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": "3"}, headers=HX)
+    assert refused.status_code == 400 and "<html" not in refused.text
+    assert client.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": "3"}).status_code == 400
+    assert attempts(app, run_id) == []
+    page = client.get(f"/runs/{run_id}").text
+    forms = re.findall(r"<form[^>]*>.*?</form>", page, re.DOTALL)
+    assert all('name="csrf_token"' in form for form in forms if 'method="post"' in form)
+    accepted = client.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": "3"},
+                           headers={**HX, "X-CSRFToken": token})
+    assert accepted.status_code == 200 and len(attempts(app, run_id)) == 1
+
+
+def start_with_token(client, token: str) -> int:
+    response = client.post("/drills/trumps/start", data={"csrf_token": token})
+    assert response.status_code == 303
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def test_stored_questions_round_trip(app, alice) -> None:
+    run_id = start(alice, "top-cards")
+    drive(alice, app, run_id, _alternate, stop_after=3)
+    for attempt in attempts(app, run_id):
+        question = Question.from_json(attempt.question)
+        assert question.grade(attempt.given) == attempt.correct
+
+
+def test_reading_answers_from_a_form(app) -> None:
+    from trainer.web.quiz import AnswerError, read_answer
+
+    number = Question("to_take_over", "number", {"zh": "", "en": ""}, -15, "score")
+    seats = Question("voids", "multi", {"zh": "", "en": ""}, ["3", "1"], "voids", suit="S",
+                     options=[{"value": v, "label": {"zh": v, "en": v}} for v in ("1", "2", "3")])
+    yes_no = Question("live_tractor", "single", {"zh": "", "en": ""}, "no", "suits.live_tractors", suit="S",
+                      options=[{"value": v, "label": {"zh": v, "en": v}} for v in ("yes", "no")])
+    with app.test_request_context():
+        assert read_answer(number, [" -15 "]) == -15 and number.grade(-15)
+        assert read_answer(number, ["12"]) == 12
+        for bad in ([], [""], ["seven"], ["1.5"], ["12345"]):
+            with pytest.raises(AnswerError):
+                read_answer(number, bad)
+        assert read_answer(seats, ["3", "1", "9"]) == ["1", "3"] and seats.grade(["1", "3"])
+        assert read_answer(seats, []) == []
+        assert read_answer(yes_no, ["no"]) == "no"
+        for bad in ([], ["maybe"], ["yes", "no"]):
+            with pytest.raises(AnswerError):
+                read_answer(yes_no, bad)

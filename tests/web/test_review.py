@@ -1,0 +1,174 @@
+"""Review of mistakes: exactly the wrong answers, newest first, filters, the mistake at its moment
+with the whole history and the tracker's facts, isolation; explanations translated."""
+from __future__ import annotations
+
+import random
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import sqlalchemy as sa
+
+from trainer.drills.definitions import DRILLS_DIR
+from trainer.drills.questions import QUESTION_TYPES, make_question
+from trainer.records import load_record, replay
+from trainer.tracking.facts import facts_json
+from trainer.tracking.tracker import public_events, track
+from trainer.web.models import Attempt
+
+from .drilling import HX, attempts, drive, expected_question, position_after, run_row, session, start
+
+REVIEW_LINK = re.compile(r'href="/review/(\d+)"')
+
+
+def _alternate(index: int) -> bool:
+    return index % 2 == 0
+
+
+@pytest.fixture
+def mistakes(app, alice) -> list[Attempt]:
+    """Two finished runs of alice with every other answer wrong; the wrong attempts."""
+    for drill_id in ("everything", "pairs"):
+        drive(alice, app, start(alice, drill_id), _alternate)
+    wrong = [a for a in attempts(app) if not a.correct]
+    assert wrong
+    return wrong
+
+
+def test_the_list_holds_exactly_the_wrong_answers_newest_first(alice, mistakes) -> None:
+    for headers in ({}, HX):
+        page = alice.get("/review", headers=headers)
+        assert page.status_code == 200 and "HX-Request" in page.headers["Vary"]
+        newest_first = sorted(mistakes, key=lambda a: (a.created, a.id), reverse=True)
+        assert REVIEW_LINK.findall(page.text) == [str(a.id) for a in newest_first]
+        assert f"{len(mistakes)} 道错题" in page.text
+    fragment = alice.get("/review", headers=HX).text
+    assert "<html" not in fragment and fragment.lstrip().startswith('<section id="mistakes"')
+    assert "<html" in alice.get("/review").text
+
+
+def test_filters_by_type_suit_and_date(app, alice, mistakes) -> None:
+    kind = mistakes[0].question_type
+    listed = REVIEW_LINK.findall(alice.get(f"/review?type={kind}", headers=HX).text)
+    assert sorted(listed) == sorted(str(a.id) for a in mistakes if a.question_type == kind)
+    suited = [a for a in mistakes if a.suit]
+    if suited:
+        suit = suited[0].suit
+        listed = REVIEW_LINK.findall(alice.get(f"/review?suit={suit}").text)
+        assert sorted(listed) == sorted(str(a.id) for a in mistakes if a.suit == suit)
+    old = mistakes[0]
+    with session(app) as db:
+        db.execute(sa.update(Attempt).where(Attempt.id == old.id)
+                   .values(created=datetime(2026, 1, 15, 12, tzinfo=UTC)))
+        db.commit()
+    january = REVIEW_LINK.findall(alice.get("/review?since=2026-01-01&until=2026-01-31").text)
+    assert january == [str(old.id)]
+    assert REVIEW_LINK.findall(alice.get("/review?since=2026-01-15&until=2026-01-15").text) == [str(old.id)]
+    today = datetime.now(UTC).date()
+    recent = REVIEW_LINK.findall(alice.get(f"/review?since={today - timedelta(days=1)}").text)
+    assert str(old.id) not in recent and len(recent) == len(mistakes) - 1
+    assert len(REVIEW_LINK.findall(alice.get("/review?since=not-a-date&type=nonsense").text)) == len(mistakes)
+    with_filters = alice.get(f"/review?type={kind}")
+    assert f'<option selected value="{kind}">' in with_filters.text or f'value="{kind}" selected' in with_filters.text
+
+
+def test_a_mistake_shows_the_deal_at_that_moment(app, alice, mistakes) -> None:
+    attempt = mistakes[-1]
+    page = alice.get(f"/review/{attempt.id}")
+    assert page.status_code == 200 and "<html" in page.text
+    trick, plays = (int(part) for part in attempt.position.split("."))
+    assert page.text.count('class="past-trick"') == trick  # the whole history, the current trick last
+    history = page.text[page.text.index('<ol class="history">'):]
+    assert history.count('<span class="who">') == sum(
+        len(t.plays) for t in load_deal(app, attempt).tricks[:trick - 1]) + plays
+    assert history.count('<li class="wins">') == trick - (1 if plays < 4 else 0)
+    question = attempt.question
+    assert question["prompt"]["zh"] in page.text
+    assert 'class="expected"' in page.text and 'class="given"' in page.text
+    assert 'class="relevant"' in page.text
+    assert page.text.count('<ul class="explain">') >= 8  # the fact asked, then every row of the facts table
+    for word in ("下家", "对家", "上家", "主牌", "绝门"):
+        assert word in page.text
+    again = alice.get(f"/review/{attempt.id}", headers=HX)
+    assert again.status_code == 200 and "HX-Request" in again.headers["Vary"]
+
+
+def test_the_facts_shown_are_the_trackers(app, alice, mistakes) -> None:
+    attempt = next(a for a in mistakes if a.question_type in ("trumps_unseen", "voids", "live_pairs",
+                                                             "attackers_score", "points_unplayed", "no_pairs",
+                                                             "top_in_play", "suit_played"))
+    run = run_row(app, attempt.run_id)
+    page = alice.get(f"/review/{attempt.id}").text
+    question, position = expected_question(app, run, attempt.checkpoint)
+    assert position == attempt.position and question.to_json() == attempt.question
+    row = re.search(r'<tr id="fact-score"[^>]*><th>[^<]*</th><td>(-?\d+)</td>', page)
+    assert row
+    record = load_deal(app, attempt)
+    facts = facts_json(track(record, attempt.seat, position_after(record, run.checkpoints[attempt.checkpoint])),
+                       attempt.position)
+    assert int(row.group(1)) == facts["score"]["attackers"]
+    trumps = re.search(r'<tr id="fact-trumps"[^>]*>\s*<th>[^<]*</th>\s*<td>(\d+)</td><td>(\d+)</td><td>(\d+)</td>', page)
+    assert [int(g) for g in trumps.groups()] == [facts["trumps"][k] for k in ("played", "mine", "unseen")]
+
+
+def test_another_users_mistake_is_a_404(app, client, accounts, mistakes) -> None:
+    accounts.logout()
+    accounts.sign_up("bob")
+    assert REVIEW_LINK.findall(client.get("/review").text) == []
+    for attempt in mistakes[:3]:
+        assert client.get(f"/review/{attempt.id}").status_code == 404
+        assert client.get(f"/review/{attempt.id}", headers=HX).status_code == 404
+    assert client.get("/review/999999").status_code == 404
+
+
+def test_anonymous_visitors_are_sent_to_log_in(client) -> None:
+    assert client.get("/review").headers["Location"].startswith("/auth/login")
+    assert client.get("/review/1").headers["Location"].startswith("/auth/login")
+
+
+def load_deal(app, attempt: Attempt):
+    """The record of an attempt's deal."""
+    from trainer.records import parse_record
+    from trainer.web.models import Deal
+
+    with session(app) as db:
+        return parse_record(db.get(Deal, attempt.deal_pk).record)
+
+
+ENGLISH = re.compile(r"\b(trick|seat|played|unseen|mine|kitty|void|none|pair|pairs|cards|points|attackers|banker|"
+                     r"could|hold|nothing|shown|in all|won|copies|left)\b")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_explanation_line_is_translated(app, lang) -> None:
+    """Every line the tracker writes for any question type reads in Chinese (no English words left)
+    and names seats from the viewer."""
+    from trainer.web.quiz import explanation
+
+    paths = sorted((DRILLS_DIR / "deals").glob("*.json"))[:6]
+    rng = random.Random(3)
+    lines_seen = 0
+    with app.test_request_context():
+        from flask import session as flask_session
+
+        flask_session["lang"] = lang
+        for path in paths:
+            record = load_record(path)
+            replay(record)
+            events = list(public_events(record))
+            total = len(events)
+            for plays in (4, total // 3, total // 2, total - 5, total):
+                seat = rng.randrange(4)
+                position = position_after(record, plays)
+                snap = track(record, seat, position)
+                facts = facts_json(snap, str(position))
+                for kind in QUESTION_TYPES:
+                    question = make_question(kind, facts, snap, random.Random(plays))
+                    if question is None:
+                        continue
+                    for line in explanation(question, snap, events[:plays]):
+                        lines_seen += 1
+                        assert not re.search(r"\bseat \d\b", line), line
+                        if lang == "zh":
+                            assert not ENGLISH.search(line), line
+    assert lines_seen > 1000

@@ -1,0 +1,104 @@
+"""One drill run as pure functions of the drill, the record and a seed: the plan (viewer seat and
+checkpoints), the position after a number of plays, and the question asked at each checkpoint.
+
+Nothing here touches the web or the database, so the app, its tests and the benchmark compute the
+same questions: the question at checkpoint `i` depends only on the run's seed and `i`.
+
+>>> from trainer.records import load_record
+>>> record = load_record(DRILLS_DIR / "deals" / "deal-2026-00000.json")
+>>> str(position_after(record, 0)), str(position_after(record, 4)), str(position_after(record, 5))
+('1.0', '1.4', '2.1')
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from trainer.drills.definitions import DRILLS_DIR, Drill
+from trainer.drills.questions import Question, make_question
+from trainer.records import DealRecord, Position
+from trainer.tracking.facts import facts_json
+from trainer.tracking.tracker import PlayEvent, Snapshot, tracker_for
+
+__all__ = [
+    "DRILLS_DIR",
+    "Asked",
+    "RunPlan",
+    "plan_run",
+    "position_after",
+    "question_at",
+    "snapshot_after",
+    "total_plays",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RunPlan:
+    """Where a run is watched from and where it stops (play counts, ascending)."""
+
+    seat: int
+    checkpoints: list[int]
+
+
+def plan_run(drill: Drill, record: DealRecord, seed: int) -> RunPlan:
+    """The viewer seat (`Drill.choose_viewer`) and the checkpoints (`Drill.checkpoints_for`) for `seed`."""
+    rng = random.Random(seed)
+    seat = drill.choose_viewer(record, rng)
+    return RunPlan(seat, drill.checkpoints_for(record, rng))
+
+
+def total_plays(record: DealRecord) -> int:
+    """How many plays the record has."""
+    return sum(len(trick.plays) for trick in record.tricks)
+
+
+def position_after(record: DealRecord, plays: int) -> Position:
+    """The position `T.K` after `plays` plays; a finished trick stays on the table (`T.4`) until the
+    next lead, and the last play of the deal is `T.K` of the last trick, never `end`."""
+    if plays <= 0 or not record.tricks:
+        return Position(1, 0)
+    for number, trick in enumerate(record.tricks, start=1):
+        if plays <= len(trick.plays):
+            return Position(number, plays)
+        plays -= len(trick.plays)
+    last = record.tricks[-1]
+    return Position(len(record.tricks), len(last.plays))
+
+
+def snapshot_after(record: DealRecord, seat: int, plays: int, events: Sequence[PlayEvent]) -> Snapshot:
+    """What `seat` knows after `plays` plays, from the record's public events (computed once per
+    deal by the caller); the same as `track(record, seat, position_after(record, plays))`."""
+    tracker = tracker_for(record, seat)
+    for event in events[:plays]:
+        tracker.observe(event)
+    return tracker.snapshot(position_after(record, plays))
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """A checkpoint's question with what it was computed from."""
+
+    question: Question
+    snapshot: Snapshot
+    facts: dict[str, Any]
+    position: Position
+
+
+def question_at(drill: Drill, record: DealRecord, seat: int, plays: int, seed: int, index: int,
+                events: Sequence[PlayEvent]) -> Asked:
+    """The question at checkpoint `index` (after `plays` plays): a type drawn by the drill's weights
+    from a generator seeded by (seed, index); when that type does not apply here, the drill's other
+    types by weight (heaviest first), then `trumps_unseen`, which always applies."""
+    position = position_after(record, plays)
+    snap = snapshot_after(record, seat, plays, events)
+    facts = facts_json(snap, str(position))
+    rng = random.Random(f"{seed}:{index}")
+    picked = drill.pick_type(rng)
+    others = sorted((kind for kind in drill.questions if kind != picked), key=lambda k: (-drill.questions[k], k))
+    for kind in [picked, *others, "trumps_unseen"]:
+        question = make_question(kind, facts, snap, rng)
+        if question is not None:
+            return Asked(question, snap, facts, position)
+    raise AssertionError("trumps_unseen always applies")

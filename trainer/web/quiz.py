@@ -1,0 +1,237 @@
+"""Questions on the web: their names, reading an answer from a form, answers and explanations in
+the reader's language, with seats named from the viewer's chair.
+
+The tracker explains its facts in English with seat numbers (`trainer.tracking.explain`); the
+web shows those lines translated, phrase by phrase, and with 下家/对家/上家 for the seats.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from trainer.drills.questions import QUESTION_TYPES, Question
+from trainer.tracking.explain import explain
+from trainer.tracking.tracker import PlayEvent, Snapshot
+
+QUESTION_LABELS = {
+    "trumps_unseen": _l("Trumps still out"),
+    "trumps_played": _l("Trumps played"),
+    "big_trumps_out": _l("Big trumps still out"),
+    "constant_trumps_out": _l("Jokers and level cards out"),
+    "points_unplayed": _l("Points left in a suit"),
+    "points_unseen": _l("Points out in a suit"),
+    "suit_played": _l("Cards of a suit played"),
+    "suit_unseen": _l("Cards of a suit still out"),
+    "point_cards_out": _l("Point cards still out"),
+    "live_pairs": _l("Live pairs"),
+    "live_tractor": _l("Live tractor"),
+    "voids": _l("Voids"),
+    "top_in_play": _l("Biggest card left"),
+    "is_boss": _l("Is my card the boss"),
+    "attackers_score": _l("Attackers' points"),
+    "to_take_over": _l("Points to take over"),
+    "no_pairs": _l("Shown to hold no pair"),
+}
+"""A name for every question type of `trainer.drills.questions`, as the summary and review show it."""
+assert set(QUESTION_LABELS) == set(QUESTION_TYPES), "name every question type"
+
+SUIT_KEYS = ("S", "H", "C", "D", "trump")
+
+
+def question_label(kind: str) -> str:
+    """A question type's name in the current language."""
+    label = QUESTION_LABELS.get(kind)
+    return str(label) if label is not None else kind
+
+
+def suit_name(key: str | None) -> str:
+    """A suit key (S H C D trump) as players name it: ♠ 黑桃 … 主牌."""
+    names = {"S": _("♠ spades"), "H": _("♥ hearts"), "C": _("♣ clubs"), "D": _("♦ diamonds"), "trump": _("trumps")}
+    return names.get(key or "", key or "")
+
+
+class AnswerError(ValueError):
+    """A form that does not hold an answer of the question's kind (said in words)."""
+
+
+def read_answer(question: Question, values: Sequence[str]) -> Any:
+    """The answer in a form's `answer` values: a number, a list of option values (in option order),
+    or one option value; `AnswerError` when it is not one."""
+    if question.kind == "number":
+        text = values[0].strip() if values else ""
+        if not re.fullmatch(r"[-−]?\d{1,4}", text):
+            raise AnswerError(_("Type a number."))
+        return int(text.replace("−", "-"))
+    allowed = [option["value"] for option in question.options]
+    if question.kind == "multi":
+        chosen = set(values)
+        return [value for value in allowed if value in chosen]
+    if len(values) != 1 or values[0] not in allowed:
+        raise AnswerError(_("Choose one answer."))
+    return values[0]
+
+
+def answer_text(question: Question, answer: Any, lang: str) -> str:
+    """`answer` (the exact one or the one given) in words."""
+    return dataclasses.replace(question, answer=answer).answer_text(lang)
+
+
+# -- explanations ------------------------------------------------------------------------------------
+
+def explanation(question: Question, snap: Snapshot, events: Sequence[PlayEvent]) -> list[str]:
+    """The tracker's explanation of the fact behind `question`, translated, seats named from the viewer."""
+    return [localise(line, snap.seat) for line in raw_explanation(question, snap, events)]
+
+
+def raw_explanation(question: Question, snap: Snapshot, events: Sequence[PlayEvent]) -> list[str]:
+    """The tracker's own lines (English, seat numbers) for the question's fact."""
+    if question.fact in ("voids", "no_pairs"):
+        label = _SUIT_LABEL.get(question.suit or "", question.suit or "")
+        keep = _seat_line_filter(question.fact, label)
+        lines = []
+        for seat in ((snap.seat + k) % 4 for k in (1, 2, 3)):
+            found = [line for line in explain(snap, events, question.fact, seat=seat) if keep(line)]
+            lines.extend(found or [f"seat {seat}: nothing shown in {label}"])
+        return lines
+    if question.fact.startswith("suits."):
+        return explain(snap, events, question.fact, suit=question.suit)
+    return explain(snap, events, question.fact)
+
+
+_SUIT_LABEL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "trump": "trump"}
+
+
+def _seat_line_filter(field: str, label: str) -> Callable[[str], bool]:
+    """Of a seat's void / no-pair lines, those about the suit asked."""
+    if field == "voids":
+        played_out = f"no {label} card is unseen: every one is played, mine or known in the kitty"
+        return lambda line: line.endswith((f"void in {label}", "has no cards left")) or line == played_out
+    return lambda line: line.endswith(f"no {label} pair left")
+
+
+def seat_word(seat: int, viewer: int) -> str:
+    """A seat named from the viewer: 自己, 下家, 对家, 上家."""
+    return (_("Me (自己)"), _("Next (下家)"), _("Partner (对家)"), _("Previous (上家)"))[(seat - viewer) % 4]
+
+
+def _suit_word(label: str, adjective: bool = True) -> str:
+    """A suit label of the tracker's lines (♠ ♥ ♣ ♦ or `trump`) for a sentence: "trump cards", "void in trumps"."""
+    if label != "trump":
+        return label
+    return _("trump") if adjective else _("trumps")
+
+
+def _trick_list(text: str) -> str:
+    """`trick 2 大王 5♥; trick 5 …` (or `none`) translated."""
+    if text == "none":
+        return _("none")
+    parts = []
+    for part in text.split("; "):
+        match = re.fullmatch(r"trick (\d+) (.*)", part)
+        parts.append(_("trick %(n)s: %(cards)s", n=match.group(1), cards=match.group(2)) if match else part)
+    return "; ".join(parts)
+
+
+def _cards_or_none(text: str) -> str:
+    return _("none") if text == "none" else text
+
+
+def _what(text: str) -> str:
+    if text == "trumps":
+        return _("trumps")
+    match = re.fullmatch(r"(\S+) point cards \(5, 10, K\)", text)
+    if match:
+        return _("%(suit)s point cards (5, 10, K)", suit=_suit_word(match.group(1)))
+    match = re.fullmatch(r"(\S+) cards", text)
+    if match:
+        return _("%(suit)s cards", suit=_suit_word(match.group(1)))
+    return text
+
+
+def _where(part: str) -> str:
+    match = re.fullmatch(r"played: (.*)", part)
+    if match:
+        return _("played: %(tricks)s", tricks=_trick_list(match.group(1)))
+    match = re.fullmatch(r"(mine|kitty|unseen) ×(\d+)", part)
+    if match:
+        words = {"mine": _("in my hand ×%(n)s"), "kitty": _("in the kitty ×%(n)s"), "unseen": _("unseen ×%(n)s")}
+        return words[match.group(1)] % {"n": match.group(2)}
+    return part
+
+
+def _reason(part: str) -> str:
+    match = re.fullmatch(r"void in (\S+)", part)
+    if match:
+        return _("void in %(suit)s", suit=_suit_word(match.group(1), adjective=False))
+    match = re.fullmatch(r"shown to hold no (\S+) pair", part)
+    if match:
+        return _("shown to hold no %(suit)s pair", suit=_suit_word(match.group(1)))
+    match = re.fullmatch(r"(\d+) card\(s\) left", part)
+    if match:
+        return _("%(n)s card(s) left", n=match.group(1))
+    return part
+
+
+def localise(line: str, viewer: int) -> str:
+    """One line of `trainer.tracking.explain` in the current language, seats named from `viewer`."""
+    def seat(text: str) -> str:
+        return seat_word(int(text), viewer)
+
+    def match(pattern: str) -> re.Match[str] | None:
+        return re.fullmatch(pattern, line)
+
+    if m := match(r"(.+): (\d+) in all"):
+        return _("%(what)s: %(n)s in all", what=_what(m.group(1)), n=m.group(2))
+    if m := match(r"(played|mine|kitty|unseen) \((\d+)\): (.*)"):
+        words = {"played": _("played (%(n)s): %(cards)s"), "mine": _("in my hand (%(n)s): %(cards)s"),
+                 "kitty": _("in the kitty (%(n)s): %(cards)s"), "unseen": _("unseen (%(n)s): %(cards)s")}
+        cards = _trick_list(m.group(3)) if m.group(1) == "played" else _cards_or_none(m.group(3))
+        return words[m.group(1)] % {"n": m.group(2), "cards": cards}
+    if m := match(r"(\S+) faces with two unseen copies: (.*)"):
+        return _("%(suit)s faces with two unseen copies: %(cards)s", suit=_suit_word(m.group(1)),
+                 cards=_cards_or_none(m.group(2)))
+    if m := match(r"seat (\d): could hold one"):
+        return _("%(seat)s: could hold one", seat=seat(m.group(1)))
+    if m := match(r"seat (\d): (.*), cannot hold a pair"):
+        reasons = "; ".join(_reason(part) for part in m.group(2).split("; "))
+        return _("%(seat)s: %(reasons)s, cannot hold a pair", seat=seat(m.group(1)), reasons=reasons)
+    if line == "the kitty never makes a pair live":
+        return _("the kitty never makes a pair live")
+    if m := match(r"trick (\d+): seat (\d) played (.*) on the (\S+) lead (.*): void in (\S+)"):
+        return _("trick %(n)s: %(seat)s played %(cards)s on the %(suit)s lead %(lead)s: void in %(void)s",
+                 n=m.group(1), seat=seat(m.group(2)), cards=m.group(3), suit=_suit_word(m.group(4)), lead=m.group(5),
+                 void=_suit_word(m.group(6), adjective=False))
+    if m := match(r"trick (\d+): seat (\d) answered (.*) with (.*): no (\S+) pair left"):
+        return _("trick %(n)s: %(seat)s answered %(lead)s with %(cards)s: no %(suit)s pair left",
+                 n=m.group(1), seat=seat(m.group(2)), lead=m.group(3), cards=m.group(4), suit=_suit_word(m.group(5)))
+    if m := match(r"no (\S+) card is unseen: every one is played, mine or known in the kitty"):
+        return _("no %(suit)s card is unseen: every one is played, in my hand or known in the kitty",
+                 suit=_suit_word(m.group(1)))
+    if m := match(r"seat (\d) has no cards left"):
+        return _("%(seat)s has no cards left", seat=seat(m.group(1)))
+    if m := match(r"seat (\d): nothing shown in (\S+)"):
+        return _("%(seat)s: nothing shown in %(suit)s", seat=seat(m.group(1)),
+                 suit=_suit_word(m.group(2), adjective=False))
+    if line == "nothing shown yet":
+        return _("nothing shown yet")
+    if m := match(r"trick (\d+): seat (\d) \((attackers|banker side)\) won (\d+) \((.*)\)"):
+        side = _("attackers") if m.group(3) == "attackers" else _("banker side")
+        cards = _("no point cards") if m.group(5) == "no point cards" else m.group(5)
+        return _("trick %(n)s: %(seat)s (%(side)s) won %(points)s (%(cards)s)", n=m.group(1), seat=seat(m.group(2)),
+                 side=side, points=m.group(4), cards=cards)
+    if m := match(r"trick (\d+): failed throw, ([+-]\d+) to the attackers"):
+        return _("trick %(n)s: failed throw, %(points)s to the attackers", n=m.group(1), points=m.group(2))
+    if m := match(r"kitty bonus ([+-]\d+) to the attackers"):
+        return _("kitty bonus %(points)s to the attackers", points=m.group(1))
+    if line == "no trick finished yet":
+        return _("no trick finished yet")
+    m = match(r"(\S+): (.*)")
+    if m and all(re.fullmatch(r"played: .*|(mine|kitty|unseen) ×\d+", part) for part in m.group(2).split(", ")):
+        return f"{m.group(1)}: " + _(", ").join(_where(part) for part in m.group(2).split(", "))
+    return re.sub(r"\bseat (\d)\b", lambda found: seat(found.group(1)), line)
+

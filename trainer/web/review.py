@@ -1,0 +1,166 @@
+"""Review of mistakes: every wrong answer (`/review`, filtered by question type, suit and date), and
+one mistake (`/review/<id>`) at the moment it happened: the deal from that seat with the whole
+history visible, what was answered and what was right, and the tracker's facts with their
+explanations. Every query is scoped to the signed-in user: another user's attempt is a 404.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+from typing import Any
+
+from flask import Blueprint, abort, current_app, g, request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from sqlmodel import col, func, select
+from wtforms import DateField, Form, IntegerField, SelectChoice, SelectField
+from wtforms.validators import NumberRange, Optional
+
+from trainer.drills.questions import Question
+from trainer.tracking.explain import explain
+from trainer.tracking.facts import facts_json
+from trainer.web.auth import login_required
+from trainer.web.db import get_session
+from trainer.web.drills import _plays_at, drills, feedback, lang
+from trainer.web.models import Attempt, Deal, DrillRun
+from trainer.web.quiz import QUESTION_LABELS, answer_text, localise, seat_word, suit_name
+from trainer.web.responses import render_page
+from trainer.web.table import deal_cache, history, table_view
+
+bp = Blueprint("review", __name__, url_prefix="/review")
+
+ANY = SelectChoice("", _l("any"))
+
+
+class ReviewFilterForm(Form):
+    """The mistake list's filters (a GET form; a value that does not validate counts as "any")."""
+
+    type = SelectField(_l("Question"), default="", choices=[ANY] + [SelectChoice(kind, label)
+                                                                    for kind, label in QUESTION_LABELS.items()])
+    suit = SelectField(_l("Suit"), default="", choices=[ANY] + [
+        SelectChoice("S", "♠"), SelectChoice("H", "♥"), SelectChoice("C", "♣"), SelectChoice("D", "♦"),
+        SelectChoice("trump", _l("trumps"))])
+    since = DateField(_l("From"), validators=[Optional()])
+    until = DateField(_l("To"), validators=[Optional()])
+    page = IntegerField(default=1, validators=[Optional(), NumberRange(min=1)])
+
+
+@bp.route("")
+@login_required
+def index() -> Any:
+    """The user's wrong answers, newest first, filtered, a page at a time."""
+    form = ReviewFilterForm(request.args)
+    form.validate()
+
+    def value(field: Any) -> Any:
+        return None if field.errors or field.data in ("", None) else field.data
+
+    where = [Attempt.user_id == g.user.id, col(Attempt.correct).is_(False)]
+    if value(form.type):
+        where.append(Attempt.question_type == form.type.data)
+    if value(form.suit):
+        where.append(Attempt.suit == form.suit.data)
+    if value(form.since):
+        where.append(col(Attempt.created) >= datetime.combine(form.since.data, time.min, UTC))
+    if value(form.until):
+        where.append(col(Attempt.created) < datetime.combine(form.until.data + timedelta(days=1), time.min, UTC))
+    db = get_session()
+    total = db.exec(select(func.count()).select_from(Attempt).where(*where)).one()
+    size = current_app.config.get("REVIEW_PER_PAGE", 50)
+    page = value(form.page) or 1
+    rows = db.exec(select(Attempt, DrillRun.drill_id).join(DrillRun, col(DrillRun.id) == Attempt.run_id)
+                   .where(*where).order_by(col(Attempt.created).desc(), col(Attempt.id).desc())
+                   .offset((page - 1) * size).limit(size)).all()
+    language = lang()
+    items = [(attempt, drill_id, Question.from_json(attempt.question)) for attempt, drill_id in rows]
+    query = {name: request.args[name] for name in ("type", "suit", "since", "until")
+             if request.args.get(name) and not getattr(form, name).errors}
+    return render_page("review/index.html", "review/_list.html", form=form, items=items, total=total, page=page,
+                       pages=max(1, math.ceil(total / size)), query=query, lang=language, drills=drills(),
+                       answer_text=answer_text, suit_name=suit_name)
+
+
+@dataclass(frozen=True, slots=True)
+class FactRow:
+    """One line of the compact facts table, with the tracker's explanation of it."""
+
+    key: str
+    label: str
+    cells: list[str]
+    explanation: list[str]
+
+
+@bp.route("/<int:attempt_id>")
+@login_required
+def show(attempt_id: int) -> Any:
+    """One mistake (or any answer) at its moment: the deal from that seat with all earlier tricks,
+    the question, both answers, and every tier-1 fact with its explanation."""
+    db = get_session()
+    row = db.exec(select(Attempt, DrillRun.drill_id, Deal.id, Deal.created)
+                  .join(DrillRun, col(DrillRun.id) == Attempt.run_id).join(Deal, col(Deal.pk) == Attempt.deal_pk)
+                  .where(Attempt.id == attempt_id, Attempt.user_id == g.user.id)).first()
+    if row is None:
+        abort(404)
+    attempt, drill_id, deal_id, created = row
+    data = deal_cache().get(db, (attempt.deal_pk, deal_id, created))
+    plays = _plays_at(data, attempt.position)
+    seat = attempt.seat
+    snap = data.snapshot(seat, plays)
+    facts = facts_json(snap, attempt.position)
+    events = data.events[:plays]
+    language = lang()
+    context = feedback(attempt, data, language)
+    rows = fact_rows(facts, snap, events)
+    drill = drills().get(drill_id)
+    return render_page("review/show.html", **context, drill=drill, deal_id=deal_id, lang=language,
+                       tricks=history(data, seat, plays), table=table_view(data, seat, plays), rows=rows,
+                       relevant=relevant_row(attempt.question),
+                       seat_word=lambda q: seat_word(q, seat))
+
+
+def relevant_row(question: dict[str, Any]) -> str:
+    """The key of the facts table's row that holds the question's fact."""
+    fact, suit = question["fact"], question.get("suit")
+    if fact.startswith("trumps."):
+        return "trumps"
+    if fact.startswith("suits."):
+        return f"suit-{suit}"
+    if fact in ("voids", "no_pairs"):
+        return fact
+    return "score"
+
+
+def fact_rows(facts: dict[str, Any], snap: Any, events: Any) -> list[FactRow]:
+    """The tier-1 facts as compact rows, each explained by the tracker (translated)."""
+    viewer = snap.seat
+
+    def lines(field: str, suit: str | None = None, seat: int | None = None) -> list[str]:
+        return [localise(line, viewer) for line in explain(snap, events, field, suit=suit, seat=seat)]
+
+    def pretty(codes: list[str]) -> str:
+        from trainer.engine.cards import Card
+
+        return " ".join(Card.parse(code).pretty for code in codes) or "—"
+
+    trumps = facts["trumps"]
+    out = [FactRow("trumps", _("Trumps (主)"), [
+        str(trumps["played"]), str(trumps["mine"]), str(trumps["unseen"]),
+        " ".join(f"{pretty([name])}×{copies}" for name, copies in trumps["top"].items() if copies) or "—"],
+        lines("trumps.unseen") + lines("trumps.top"))]
+    for key, entry in facts["suits"].items():
+        out.append(FactRow(f"suit-{key}", suit_name(key), [
+            str(entry["played"]), str(entry["mine"]), str(entry["unseen"]),
+            str(entry["points_unplayed"]), str(entry["points_unseen"]), pretty(entry["top_in_play"]),
+            pretty(entry["live_pairs"]), " / ".join(pretty(run) for run in entry["live_tractors"]) or "—"],
+            lines("suits.unseen", key) + lines("suits.points_unseen", key) + lines("suits.live_pairs", key)))
+    others = [(viewer + k) % 4 for k in (1, 2, 3)]
+    for field, label in (("voids", _("Voids (绝门)")), ("no_pairs", _("Shown to hold no pair"))):
+        cells = [" ".join(suit_name(s) for s in facts[field][str(q)]) or "—" for q in others]
+        explained = [f"{seat_word(q, viewer)}: {line}" for q in others for line in lines(field, seat=q)]
+        out.append(FactRow(field, label, cells, explained))
+    score = facts["score"]
+    out.append(FactRow("score", _("Score"), [str(score["attackers"]), str(score["banker_side"]),
+                                             str(score["unplayed"]), str(score["to_take_over"])], lines("score")))
+    return out
+
