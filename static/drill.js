@@ -52,12 +52,9 @@
         timer.dataset.deadline = String(Date.now() + 1000 * parseInt(timer.dataset.seconds, 10));
       }
       var left = Math.ceil((parseInt(timer.dataset.deadline, 10) - Date.now()) / 1000);
-      if (left > 0) {
-        timer.textContent = timer.dataset.left.replace("{n}", String(left));
-      } else {
-        timer.textContent = timer.dataset.up;
-        timer.classList.add("late");
-      }
+      var text = left > 0 ? timer.dataset.left.replace("{n}", String(left)) : timer.dataset.up;
+      if (timer.textContent !== text) { timer.textContent = text; }  // no change, no mutation, no loop
+      if (left <= 0 && !timer.classList.contains("late")) { timer.classList.add("late"); }
     }
   }
 
@@ -74,6 +71,7 @@
   setInterval(tick, 250);
   document.addEventListener("DOMContentLoaded", function () {
     settle();
-    new MutationObserver(settle).observe(document.body, { childList: true, subtree: true });
+    var run = document.querySelector("main");
+    if (run) { new MutationObserver(settle).observe(run, { childList: true, subtree: true }); }
   });
 })();

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, col, select
@@ -83,6 +84,19 @@ def expected_question(app: Flask, run: DrillRun, index: int) -> tuple[Question, 
         if question is not None:
             return question, str(position)
     raise AssertionError("no question")
+
+
+def give_first_question(app: Flask, run_id: int, kind: str) -> DrillRun:
+    """Give a run a seed whose first question is of `kind` (number, multi or single); the run."""
+    run = run_row(app, run_id)
+    for seed in range(200):
+        run.seed = seed
+        if expected_question(app, run, 0)[0].kind == kind:
+            with session(app) as db:
+                db.execute(sa.update(DrillRun).where(col(DrillRun.id) == run_id).values(seed=seed))
+                db.commit()
+            return run
+    raise AssertionError(f"no {kind} question")
 
 
 def wrong_answer(question: Question) -> Any:

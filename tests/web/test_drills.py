@@ -24,6 +24,7 @@ from .drilling import (
     drive,
     expected_question,
     form_values,
+    give_first_question,
     run_row,
     session,
     start,
@@ -241,24 +242,11 @@ def test_the_unique_constraint_holds_when_two_answers_race(app, alice) -> None:
             db.commit()
 
 
-def _with_first_question(app, run_id: int, kind: str) -> DrillRun:
-    """Give the run a seed whose first question is of `kind` (number, multi or single)."""
-    run = run_row(app, run_id)
-    for seed in range(200):
-        run.seed = seed
-        if expected_question(app, run, 0)[0].kind == kind:
-            with session(app) as db:
-                db.execute(sa.update(DrillRun).where(DrillRun.id == run_id).values(seed=seed))
-                db.commit()
-            return run
-    raise AssertionError(f"no {kind} question")
-
-
 @pytest.mark.parametrize(("kind", "bad", "message"), [("number", "seven", "请输入一个数"),
                                                       ("single", "maybe", "请选一个答案")])
 def test_an_answer_that_is_not_one_is_refused_in_words(app, alice, kind, bad, message) -> None:
     run_id = start(alice, "everything")
-    run = _with_first_question(app, run_id, kind)
+    run = give_first_question(app, run_id, kind)
     for at in range(run.checkpoints[0]):
         alice.post(f"/runs/{run_id}/step", data={"at": at}, headers=HX)
     refused = alice.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": bad}, headers=HX)
@@ -270,7 +258,7 @@ def test_an_answer_that_is_not_one_is_refused_in_words(app, alice, kind, bad, me
 
 def test_keyboard_hints_and_options_by_kind(app, alice) -> None:
     run_id = start(alice, "everything")
-    run = _with_first_question(app, run_id, "multi")
+    run = give_first_question(app, run_id, "multi")
     for at in range(run.checkpoints[0]):
         alice.post(f"/runs/{run_id}/step", data={"at": at}, headers=HX)
     page = alice.get(f"/runs/{run_id}", headers=HX).text
