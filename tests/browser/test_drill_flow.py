@@ -75,7 +75,7 @@ def test_a_drill_in_the_browser(live_app) -> None:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             page = browser.new_page(viewport={"width": 400, "height": 850})  # a phone's width
-            page.set_default_timeout(20_000)
+            page.set_default_timeout(60_000)
             page.goto(f"{base}/auth/register")
             page.fill("#username", "walker")
             page.fill("#password", "correct horse")
@@ -84,12 +84,13 @@ def test_a_drill_in_the_browser(live_app) -> None:
             page.wait_for_url(re.compile(r"/deals"))
 
             page.goto(f"{base}/drills")
-            page.click("#drill-speed button[type=submit]")
+            page.click("#drill-trumps button[type=submit]")
             page.wait_for_url(re.compile(r"/runs/\d+$"))
             run_id = int(page.url.rsplit("/", 1)[1])
             _ask_a_number_first(app, run_id)
+            page.reload()  # the app keeps a run's plan per process: show it the new seed
 
-            # htmx brings the cards one by one (5 a second) until the question swaps in
+            # htmx brings the cards one by one (2 a second) until the question swaps in
             page.wait_for_selector("#answer-form[data-kind=number]")
             prompt = page.inner_text("#prompt")
             assert page.locator(".chair.me").count() == 1 and page.locator(".hand .card").count() > 0

@@ -119,7 +119,7 @@ def form_values(answer: Any) -> list[str]:
 
 def at_value(text: str) -> int:
     """The cursor a step form in this HTML carries."""
-    found = re.search(r'name="at" value="(\d+)"', text)
+    found = re.search(r'/step\?at=(\d+)"', text)
     assert found, text[:500]
     return int(found.group(1))
 

@@ -78,6 +78,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         hops = int(app.config["PROXY_FIX"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
 
+    from trainer.web.auth import Globals
+    from trainer.web.extensions import RememberingSessionInterface
+
+    app.app_ctx_globals_class = Globals
+    app.session_interface = RememberingSessionInterface()
     db.init_app(app)
     csrf.init_app(app)
     htmx.init_app(app)
@@ -104,9 +109,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
+HTMX_HEADERS = ("HX-Request", "HX-History-Restore-Request", "HX-Request-Type")
+HTMX_VARY = ", ".join(HTMX_HEADERS)
+
+
 def _vary_on_htmx(response: Response) -> Response:
     """Every answer depends on whether htmx asked (fragment or page): say so to caches."""
-    for header in ("HX-Request", "HX-History-Restore-Request", "HX-Request-Type"):
+    if "Vary" not in response.headers:
+        response.headers["Vary"] = HTMX_VARY  # the usual case, without parsing a header set
+        return response
+    for header in HTMX_HEADERS:
         response.vary.add(header)
     return response
 

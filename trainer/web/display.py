@@ -83,12 +83,16 @@ def hand_groups(cards: Iterable[Card], ctx: TrumpContext) -> list[SuitGroup]:
     return [SuitGroup(key, suit_label(key), groups[key]) for key in keys]
 
 
-def combo_label(cards: Sequence[Card], ctx: TrumpContext) -> str:
-    """The kind of a lead as players say it: 单张, 对, 拖拉机, 甩牌 …"""
-    kind = Combination.of(cards, ctx).kind
-    labels = {"single": _("single"), "pair": _("pair (对)"), "triple": _("triple"), "quad": _("quad"),
-              "tractor": _("tractor (拖拉机)"), "throw": _("throw (甩牌)"), "mixed": _("mixed")}
-    return labels[kind]
+def combo_labels() -> dict[str, str]:
+    """Every kind of lead as players say it, in the current language."""
+    return {"single": _("single"), "pair": _("pair (对)"), "triple": _("triple"), "quad": _("quad"),
+            "tractor": _("tractor (拖拉机)"), "throw": _("throw (甩牌)"), "mixed": _("mixed")}
+
+
+def combo_label(cards: Sequence[Card], ctx: TrumpContext, labels: dict[str, str] | None = None) -> str:
+    """The kind of a lead as players say it: 单张, 对, 拖拉机, 甩牌 … (`labels`: `combo_labels()`, when
+    the caller keeps them)."""
+    return (labels or combo_labels())[Combination.of(cards, ctx).kind]
 
 
 

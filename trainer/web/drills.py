@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -16,23 +18,23 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Blueprint, Flask, abort, current_app, flash, g, request, url_for
+from flask import Blueprint, Flask, abort, current_app, flash, g, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, func, select
 
 from trainer.drills.definitions import DRILLS_DIR, Drill, load_drills
 from trainer.drills.questions import Question
 from trainer.drills.runs import plan_run, question_at
 from trainer.engine.rules import PRESETS
-from trainer.web.auth import login_required
-from trainer.web.db import get_session
+from trainer.web.auth import current_user_id, login_required, signed_in
+from trainer.web.db import get_connection, get_session, write_lock
+from trainer.web.extensions import limiter
 from trainer.web.library import _visible
 from trainer.web.models import Attempt, Deal, DrillRun, utcnow
 from trainer.web.quiz import AnswerError, answer_text, explanation, question_label, read_answer
-from trainer.web.responses import go, render_page
-from trainer.web.table import DealCache, DealData, DealKey, deal_cache, table_view
+from trainer.web.responses import go, render_page, wants_fragment
+from trainer.web.table import DealCache, DealData, DealKey, deal_cache, table_view, words
 
 bp = Blueprint("drills", __name__)
 
@@ -44,6 +46,7 @@ def init_app(app: Flask) -> None:
     """Load the curriculum (`DRILLS_DIR`) and make the app's deal cache."""
     app.extensions["jipai_drills"] = load_drills(Path(app.config.get("DRILLS_DIR") or DRILLS_DIR))
     app.extensions["jipai_deal_cache"] = DealCache(app.config.get("DEAL_CACHE_SIZE", 512))
+    app.extensions["jipai_run_plans"] = RunPlans(app.config.get("RUN_PLAN_CACHE_SIZE", 4096))
 
 
 def drills() -> dict[str, Drill]:
@@ -51,9 +54,9 @@ def drills() -> dict[str, Drill]:
     return current_app.extensions["jipai_drills"]
 
 
-def lang() -> str:
+def lang(locale: str | None = None) -> str:
     """The UI language's code for question texts: zh or en."""
-    return "en" if str(get_locale() or "zh").startswith("en") else "zh"
+    return "en" if (locale or str(get_locale() or "zh")).startswith("en") else "zh"
 
 
 # -- the curriculum ----------------------------------------------------------------------------------
@@ -129,7 +132,8 @@ def start(drill_id: str) -> Any:
         run = DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=pk, seat=plan.seat, seed=seed,
                        checkpoints=plan.checkpoints)
         db.add(run)
-        db.commit()
+        with write_lock().held():
+            db.commit()
         return go(url_for("drills.run_page", run_id=run.id))
     flash(_("No complete deal under the %(rules)s rules in your library to drill on. Generate some in the deal "
             "library first.", rules=drill.rules.preset))
@@ -142,7 +146,7 @@ def start(drill_id: str) -> Any:
 class Stage:
     """Where a run stands: the checkpoint at the cursor (if any) and its attempt (if answered)."""
 
-    run: DrillRun
+    run: RunRow
     drill: Drill
     data: DealData
     index: int | None
@@ -161,18 +165,118 @@ class Stage:
         return self.index is not None and self.index == len(self.run.checkpoints) - 1
 
 
-def _load(run_id: int) -> tuple[DrillRun, DealKey]:
-    """The user's run and its deal's cache key; another user's run is a 404."""
-    row = get_session().exec(
-        select(DrillRun, Deal.id, Deal.created).join(Deal, col(Deal.pk) == DrillRun.deal_pk)
-        .where(DrillRun.id == run_id, DrillRun.user_id == g.user.id)).first()
+RUNS = DrillRun.__table__  # type: ignore[attr-defined]
+DEALS = Deal.__table__  # type: ignore[attr-defined]
+"""The tables, for the Core statements of the hot paths (no ORM bookkeeping on a drill step)."""
+
+
+@dataclass(slots=True)
+class RunRow:
+    """A run as the views use it (read with one Core query; see `DrillRun` for the fields)."""
+
+    id: int
+    user_id: int
+    drill_id: str
+    deal_pk: int
+    seat: int
+    seed: int
+    checkpoints: list[int]
+    cursor: int
+    status: str
+    shown_at: datetime | None
+
+
+RUN_COLUMNS = [RUNS.c[name] for name in RunRow.__dataclass_fields__]
+LOAD_RUN = (sa.select(*RUN_COLUMNS, DEALS.c.id.label("deal_id"), DEALS.c.created.label("deal_created"))
+            .join(DEALS, DEALS.c.pk == RUNS.c.deal_pk)
+            .where(RUNS.c.id == sa.bindparam("run"), RUNS.c.user_id == sa.bindparam("user")))
+STEP = (sa.update(RUNS).where(RUNS.c.id == sa.bindparam("run"), RUNS.c.user_id == sa.bindparam("user"),
+                               RUNS.c.cursor == sa.bindparam("at"), RUNS.c.status == ACTIVE)
+        .values(cursor=sa.bindparam("to")))
+STEP_TO_QUESTION = (sa.update(RUNS).where(RUNS.c.id == sa.bindparam("run"), RUNS.c.user_id == sa.bindparam("user"),
+                                          RUNS.c.cursor == sa.bindparam("at"), RUNS.c.status == ACTIVE)
+                    .values(cursor=sa.bindparam("to"), shown_at=sa.bindparam("now")))
+ADVANCE = (sa.update(RUNS).where(RUNS.c.id == sa.bindparam("run"), RUNS.c.cursor == sa.bindparam("at"))
+           .values(cursor=sa.bindparam("to")))
+ADVANCE_TO_QUESTION = (sa.update(RUNS).where(RUNS.c.id == sa.bindparam("run"), RUNS.c.cursor == sa.bindparam("at"))
+                       .values(cursor=sa.bindparam("to"), shown_at=sa.bindparam("now")))
+
+
+@dataclass(frozen=True, slots=True)
+class RunPlan:
+    """What never changes about a run once started: whose it is, the drill, the deal, the seat, the
+    seed and the checkpoints."""
+
+    user_id: int
+    drill_id: str
+    deal_pk: int
+    seat: int
+    seed: int
+    checkpoints: tuple[int, ...]
+    deal_key: DealKey
+
+
+class RunPlans:
+    """The plans of recently seen runs, per app process (bounded, thread-safe): a drill step that
+    just moves the cursor on needs one UPDATE and no read."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[int, RunPlan] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, run_id: int) -> RunPlan | None:
+        """The plan of run `run_id`, if this process has seen it."""
+        with self._lock:
+            return self._items.get(run_id)
+
+    def put(self, run_id: int, plan: RunPlan) -> None:
+        """Remember a run's plan."""
+        with self._lock:
+            self._items[run_id] = plan
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+def _load(run_id: int) -> tuple[RunRow, DealKey]:
+    """The signed-in user's run and its deal's cache key; another user's run is a 404."""
+    connection = get_connection()
+    row = connection.execute(LOAD_RUN, {"run": run_id, "user": current_user_id()}).first()
+    connection.commit()  # ends the read (SQLAlchemy began a transaction for it)
     if row is None:
         abort(404)
-    run, deal_id, created = row
-    return run, (run.deal_pk, deal_id, created)
+    run = RunRow(*row[:len(RUN_COLUMNS)])
+    key = (run.deal_pk, row.deal_id, row.deal_created)
+    current_app.extensions["jipai_run_plans"].put(run.id, RunPlan(
+        run.user_id, run.drill_id, run.deal_pk, run.seat, run.seed, tuple(run.checkpoints), key))
+    return run, key
 
 
-def _stage(run: DrillRun, key: DealKey) -> Stage:
+def _moved_on(run_id: int, at: int | None) -> tuple[RunRow, DealKey] | None:
+    """The common step, in one UPDATE: the run's plan is known to this process, `at` is not a
+    checkpoint (so nothing waits for an answer there), and the cursor moves from `at` to `at + 1`
+    if the run is the user's, active and at `at`. None when any of that fails (the caller reads the
+    run and decides)."""
+    plan = current_app.extensions["jipai_run_plans"].get(run_id)
+    user_id = current_user_id()
+    if plan is None or at is None or plan.user_id != user_id or at in plan.checkpoints:
+        return None
+    values: dict[str, Any] = {"run": run_id, "user": user_id, "at": at, "to": at + 1}
+    question = at + 1 in plan.checkpoints
+    if question:
+        values["now"] = utcnow()
+    connection = get_connection()
+    with write_lock().held():
+        moved = connection.execute(STEP_TO_QUESTION if question else STEP, values).rowcount
+        connection.commit()
+    if not moved:
+        return None
+    run = RunRow(run_id, plan.user_id, plan.drill_id, plan.deal_pk, plan.seat, plan.seed, list(plan.checkpoints),
+                 at + 1, ACTIVE, values.get("now"))
+    return run, plan.deal_key
+
+
+def _stage(run: RunRow, key: DealKey) -> Stage:
     drill = drills().get(run.drill_id)
     if drill is None:
         abort(404)
@@ -191,36 +295,41 @@ def _asked(stage: Stage) -> Any:
     return question_at(stage.drill, stage.data.record, run.seat, run.cursor, run.seed, stage.index, stage.data.events)
 
 
-RUNS = DrillRun.__table__  # type: ignore[attr-defined]
-"""The runs table: the hot paths update it with Core statements (no ORM bookkeeping)."""
-
-
-def _mark_shown(run: DrillRun) -> None:
+def _mark_shown(run: RunRow) -> None:
     """The question at the cursor is being shown now: its answer time counts from here."""
-    now = utcnow()
-    db = get_session()
-    db.connection().execute(sa.update(RUNS).where(RUNS.c.id == run.id).values(shown_at=now))
-    db.commit()
-    set_committed_value(run, "shown_at", now)
+    run.shown_at = utcnow()
+    connection = get_connection()
+    with write_lock().held():
+        connection.execute(sa.update(RUNS).where(RUNS.c.id == run.id).values(shown_at=run.shown_at))
+        connection.commit()
 
 
-def _render(stage: Stage, status: int = 200, error: str | None = None, given: Sequence[str] = ()) -> Any:
-    """The run page, or for htmx the `#run` fragment, in the stage's phase."""
+def _render(stage: Stage, status: int = 200, error: str | None = None, given: Sequence[str] = (),
+            shown: bool = False) -> Any:
+    """The run page, or for htmx the `#run` fragment, in the stage's phase. A question's showing
+    time is set now, unless `shown` (the step that reached it set it) or it comes back with an error."""
     run, drill = stage.run, stage.drill
-    language = lang()
+    locale = str(get_locale())
+    language = lang(locale)
     context: dict[str, Any] = {
         "run": run, "drill": drill, "lang": language, "phase": stage.phase, "last": stage.last,
-        "table": table_view(stage.data, run.seat, run.cursor), "error": error,
+        "table": table_view(stage.data, run.seat, run.cursor, locale), "error": error,
         "delay": max(50, round(1000 / drill.cards_per_second)),
+        "step_url": url_for("drills.step", run_id=run.id, at=run.cursor), "w": words(locale),
     }
     if stage.phase == "question":
-        if error is None:
+        if error is None and not shown:
             _mark_shown(run)
         context.update(question=_asked(stage).question, given=set(given), number=len(run.checkpoints))
     elif stage.phase == "feedback":
         assert stage.attempt is not None
         context.update(feedback(stage.attempt, stage.data, language), number=len(run.checkpoints))
-    return render_page("runs/show.html", "runs/_run.html", status, **context)
+    if not wants_fragment():
+        return render_template("runs/show.html", **context), status
+    context["fragment"] = True  # htmx sends the CSRF token in a header: the forms need no copy of it
+    if stage.phase == "play":  # the hot path: no context processors, no signals
+        return current_app.jinja_env.get_template("runs/_run.html").render(context), status
+    return render_template("runs/_run.html", **context), status
 
 
 def feedback(attempt: Attempt, data: DealData, language: str) -> dict[str, Any]:
@@ -253,55 +362,64 @@ def run_page(run_id: int) -> Any:
 
 
 @bp.route("/runs/<int:run_id>/step", methods=("POST",))
-@login_required
+@limiter.exempt
+@signed_in
 def step(run_id: int) -> Any:
     """One more play (the Next button, or htmx after 1/cards_per_second seconds), or past an
     answered checkpoint (Continue). `at` is the cursor the page showed: a repeated or stale step
-    changes nothing and shows where the run stands."""
+    changes nothing and shows where the run stands. (`at` comes in the URL, so that an htmx step
+    posts no body at all.)"""
+    at = request.args.get("at", type=int)
+    if at is None:
+        at = request.form.get("at", type=int)
+    moved = _moved_on(run_id, at)
+    if moved is not None:
+        if not wants_fragment():
+            return go(url_for("drills.run_page", run_id=run_id))
+        return _render(_stage(*moved), shown=True)
     run, key = _load(run_id)
     if run.status == DONE:
         return go(url_for("drills.summary", run_id=run.id))
-    at = request.form.get("at", type=int)
     stage = _stage(run, key)
+    shown = False
     if at == run.cursor and stage.phase != "question":
         if stage.last:
             _finish(run)
             return go(url_for("drills.summary", run_id=run.id))
-        _advance(run)
+        shown = _advance(run)
         stage = _stage(run, key)
-    if not htmx_request():
+    if not wants_fragment():
         return go(url_for("drills.run_page", run_id=run.id))
-    return _render(stage)
+    return _render(stage, shown=shown)
 
 
-def htmx_request() -> bool:
-    """True when htmx sent the request (it gets a fragment, not a redirect)."""
-    from trainer.web.responses import wants_fragment
-
-    return wants_fragment()
-
-
-def _advance(run: DrillRun) -> None:
-    """Move the cursor one play on, unless another request moved it first."""
-    db = get_session()
-    values: dict[str, Any] = {"cursor": run.cursor + 1}
-    if run.cursor + 1 in run.checkpoints:
-        values["shown_at"] = utcnow()
-    moved = db.connection().execute(sa.update(RUNS).where(RUNS.c.id == run.id, RUNS.c.cursor == run.cursor)
-                                    .values(**values)).rowcount
-    db.commit()
+def _advance(run: RunRow) -> bool:
+    """Move the cursor one play on, unless another request moved it first; True when that reached a
+    question (its showing time is set)."""
+    connection = get_connection()
+    values: dict[str, Any] = {"run": run.id, "at": run.cursor, "to": run.cursor + 1}
+    question = run.cursor + 1 in run.checkpoints
+    if question:
+        values["now"] = utcnow()
+    with write_lock().held():
+        moved = connection.execute(ADVANCE_TO_QUESTION if question else ADVANCE, values).rowcount
+        connection.commit()
     if moved:
-        for name, value in values.items():
-            set_committed_value(run, name, value)
-    else:
-        db.refresh(run)
+        run.cursor += 1
+        if question:
+            run.shown_at = values["now"]
+        return question
+    fresh, _key = _load(run.id)
+    run.cursor, run.status, run.shown_at = fresh.cursor, fresh.status, fresh.shown_at
+    return False
 
 
-def _finish(run: DrillRun) -> None:
-    db = get_session()
-    db.connection().execute(sa.update(RUNS).where(RUNS.c.id == run.id, RUNS.c.status == ACTIVE)
-                            .values(status=DONE, finished=utcnow()))
-    db.commit()
+def _finish(run: RunRow) -> None:
+    connection = get_connection()
+    with write_lock().held():
+        connection.execute(sa.update(RUNS).where(RUNS.c.id == run.id, RUNS.c.status == ACTIVE)
+                           .values(status=DONE, finished=utcnow()))
+        connection.commit()
 
 
 @bp.route("/runs/<int:run_id>/answer", methods=("POST",))
@@ -324,7 +442,7 @@ def answer(run_id: int) -> Any:
         return _render(stage, 422, str(error), values)
     now = datetime.now(UTC)
     shown = run.shown_at or now
-    attempt = Attempt(run_id=run.id, user_id=g.user.id, checkpoint=checkpoint, question=asked.question.to_json(),
+    attempt = Attempt(run_id=run.id, user_id=run.user_id, checkpoint=checkpoint, question=asked.question.to_json(),
                       question_type=asked.question.type, suit=asked.question.suit, expected=asked.question.answer,
                       given=given, correct=asked.question.grade(given),
                       ms=max(0, round((now - shown).total_seconds() * 1000)), position=str(asked.position),
@@ -332,7 +450,8 @@ def answer(run_id: int) -> Any:
     db = get_session()
     db.add(attempt)
     try:
-        db.commit()
+        with write_lock().held():
+            db.commit()
     except sa.exc.IntegrityError:
         db.rollback()
     stage = _stage(run, key)
@@ -342,7 +461,7 @@ def answer(run_id: int) -> Any:
 def _current(stage: Stage) -> Any:
     """After a POST that may have changed nothing: htmx gets the run where it stands, a form post
     is sent to the run page."""
-    if not htmx_request():
+    if not wants_fragment():
         return go(url_for("drills.run_page", run_id=stage.run.id))
     return _render(stage)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, current_app, g, request, session, url_for
+from flask import Blueprint, Response, abort, current_app, g, request, session, url_for
 from flask_babel import get_locale
 from sqlmodel import col, func, select
 
@@ -27,6 +27,12 @@ def index() -> Any:
         mine = db.exec(select(func.count()).select_from(Deal).where(Deal.owner_id == g.user.id)).one()
         counts = {"shared": shared, "mine": mine}
     return render_page("home/index.html", counts=counts)
+
+
+@bp.route("/healthz")
+def healthz() -> Response:
+    """A trivial answer for load balancers and the web benchmark: the app is up."""
+    return Response("ok", mimetype="text/plain")
 
 
 @bp.route("/lang", methods=("POST",))

@@ -26,7 +26,7 @@ from trainer.web.drills import _plays_at, drills, feedback, lang
 from trainer.web.models import Attempt, Deal, DrillRun
 from trainer.web.quiz import QUESTION_LABELS, answer_text, localise, seat_word, suit_name
 from trainer.web.responses import render_page
-from trainer.web.table import deal_cache, history, table_view
+from trainer.web.table import deal_cache, history, table_view, words
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 
@@ -116,7 +116,7 @@ def show(attempt_id: int) -> Any:
     return render_page("review/show.html", **context, drill=drill, deal_id=deal_id, lang=language,
                        tricks=history(data, seat, plays), table=table_view(data, seat, plays), rows=rows,
                        relevant=relevant_row(attempt.question),
-                       seat_word=lambda q: seat_word(q, seat))
+                       seat_word=lambda q: seat_word(q, seat), w=words())
 
 
 def relevant_row(question: dict[str, Any]) -> str:

@@ -3,23 +3,40 @@
 Deals never change once stored, so each app process parses a record and replays its public plays
 once (`DealCache`, keyed by the row's key, record id and creation time, so a key reused after a
 deletion cannot serve a stale deal) and every step of every run on that deal reads from memory.
+The table's pieces (cards, hands, plays, labels) are drawn once per deal, seat and language too
+(`SeatTable`), so a drill step joins a few strings instead of rendering two dozen cards.
 """
 from __future__ import annotations
 
+import bisect
 import threading
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 
 from flask import current_app
+from flask_babel import get_locale, ngettext
+from flask_babel import gettext as _
+from markupsafe import Markup, escape
 from sqlmodel import Session
 
 from trainer.drills.runs import position_after, snapshot_after
 from trainer.engine.cards import Card
-from trainer.records import DealRecord, parse_record, plays_in_order
+from trainer.records import DealRecord, Position, parse_record, plays_in_order
 from trainer.tracking.tracker import PlayEvent, Snapshot, public_events
-from trainer.web.display import CardView, SuitGroup, cards_view, combo_label, hand_groups, seat_label, trump_label
+from trainer.web.display import (
+    SUIT_ORDER,
+    CardView,
+    card_view,
+    cards_view,
+    combo_label,
+    combo_labels,
+    seat_label,
+    suit_label,
+    trump_label,
+)
 from trainer.web.models import Deal
 
 DealKey = tuple[int, str, datetime]
@@ -35,6 +52,12 @@ class DealData:
     events: tuple[PlayEvent, ...]
     plays: tuple[tuple[int, int, tuple[Card, ...]], ...]
     """(trick number, seat, cards) for every play, in order."""
+    positions: tuple[Position, ...]
+    """The position `T.K` after each number of plays (0 … total)."""
+    hand_sizes: tuple[tuple[int, int, int, int], ...]
+    """Cards in each seat's hand after each number of plays."""
+    tables: dict[tuple[int, str], SeatTable] = field(default_factory=dict, compare=False)
+    """The drawn pieces of the table per (seat, language), made as they are asked for."""
 
     @property
     def total(self) -> int:
@@ -59,7 +82,14 @@ class DealData:
         """Parse and replay a stored deal (stored deals were validated on the way in)."""
         assert deal.pk is not None
         record = parse_record(deal.record)
-        return cls(deal.pk, record, tuple(public_events(record)), tuple(plays_in_order(record)))
+        plays = tuple(plays_in_order(record))
+        sizes = [len(hand) for hand in record.playing_hands()]
+        hand_sizes = [(sizes[0], sizes[1], sizes[2], sizes[3])]
+        for _trick, seat, cards in plays:
+            sizes[seat] -= len(cards)
+            hand_sizes.append((sizes[0], sizes[1], sizes[2], sizes[3]))
+        positions = tuple(position_after(record, count) for count in range(len(plays) + 1))
+        return cls(deal.pk, record, tuple(public_events(record)), plays, positions, tuple(hand_sizes))
 
 
 class DealCache:
@@ -101,13 +131,14 @@ def deal_key(deal: Deal) -> DealKey:
 
 @dataclass(frozen=True, slots=True)
 class TableSeat:
-    """One chair at the drill table: `place` 0 me (bottom), 1 下家 (right), 2 对家 (top), 3 上家 (left)."""
+    """One chair at the table: `place` 0 me (bottom), 1 下家 (right), 2 对家 (top), 3 上家 (left)."""
 
     seat: int
     place: int
     label: str
     cards_left: int
-    play: list[CardView] | None
+    play: Markup | None
+    """The cards this seat laid in the trick on the table, drawn."""
     leads: bool
     winning: bool
     banker: bool
@@ -116,60 +147,163 @@ class TableSeat:
 @dataclass(frozen=True, slots=True)
 class TableView:
     """The table from the viewer's seat after `plays` plays: the current trick only (earlier tricks
-    are cleared, as in match play), every chair, and the viewer's hand sorted trumps first."""
+    are cleared, as in match play), every chair, and the viewer's hand sorted trumps first. Cards
+    come drawn (HTML), from pieces each app process draws once per deal, seat and language."""
 
     plays: int
     total: int
     trick: int
     tricks: int
-    complete: bool
-    """The trick on the table is finished (all four played)."""
     seats: list[TableSeat]
-    hand: list[SuitGroup]
-    attempt: list[CardView] | None
+    hand: Markup
+    attempt: Markup | None
     """A failed throw (甩牌失败) on the table: the cards tried."""
     lead_kind: str | None
     trump: str
     level: str
-    buried: list[CardView] | None
+    buried: Markup | None
     """What the banker buried, when the viewer is the banker."""
 
 
 PLACES = ("me", "right", "top", "left")
 
 
-def table_view(data: DealData, viewer: int, plays: int) -> TableView:
-    """The drill table after `plays` plays, seen from `viewer`."""
-    record, ctx = data.record, data.record.ctx
-    position = position_after(record, plays)
+def card_html(view: CardView) -> str:
+    """One card, compact: `<i class="card red">10<b>♥</b></i>`."""
+    return f'<i class="{view.css}">{escape(view.rank)}<b>{view.symbol}</b></i>'
+
+
+class SeatTable:
+    """The drawn pieces of one deal's table as one seat sees it, in one language: the seat labels,
+    every card, and (memoised as they are asked for) the hand after each of the seat's own plays,
+    each play, each trick's kind of lead. A drill step then only joins strings."""
+
+    def __init__(self, data: DealData, seat: int) -> None:
+        record, ctx = data.record, data.record.ctx
+        self.suit_labels = {key: str(escape(suit_label(key))) for key in SUIT_ORDER}
+        self.combo_labels = combo_labels()
+        self.data = data
+        self.seat = seat
+        self.cards = [card_html(card_view(Card.from_index(face), ctx)) for face in range(54)]
+        self.labels = [seat_label((seat + place) % 4, record.banker, seat) for place in range(4)]
+        self.trump = trump_label(ctx)
+        self.level = str(record.data["level"]).upper()
+        self.void = str(escape(_("void (绝门)")))
+        self.buried = self.draw(ctx.sort_hand(record.buried)) if seat == record.banker else None
+        self.own = [number for number, (_trick, who, _cards) in enumerate(data.plays) if who == seat]
+        self._hands: dict[int, Markup] = {}
+        self._plays: dict[int, Markup] = {}
+        self._kinds: dict[int, str] = {}
+
+    def draw(self, cards: Sequence[Card]) -> Markup:
+        """Cards in the given order, drawn."""
+        return Markup('<span class="cards">' + "".join(self.cards[card.index] for card in cards) + "</span>")
+
+    def hand(self, plays: int) -> Markup:
+        """The seat's hand after `plays` plays of the deal, grouped by suit, trumps first."""
+        own = bisect.bisect_left(self.own, plays)
+        found = self._hands.get(own)
+        if found is None:
+            record = self.data.record
+            mine: Counter[Card] = Counter(record.playing_hands()[self.seat])
+            for number in self.own[:own]:
+                mine.subtract(self.data.plays[number][2])
+            ctx = record.ctx
+            groups: dict[str, list[Card]] = {key: [] for key in SUIT_ORDER}
+            for card in ctx.sort_hand(mine.elements()):
+                groups[ctx.effective_suit(card)].append(card)
+            side = [key for key in SUIT_ORDER[1:] if ctx.trump is None or key != ctx.trump.letter]
+            parts = ['<div class="hand">']
+            for key in ["trump", *side] if groups["trump"] else side:
+                cards = (self.draw(groups[key]) if groups[key] else Markup(f'<span class="void">{self.void}</span>'))
+                parts.append(f'<div class="suit-group"><span class="suit-label">{self.suit_labels[key]}</span>'
+                             f"{cards}</div>")
+            found = self._hands[own] = Markup("\n".join(parts) + "\n</div>")
+        return found
+
+    def play(self, number: int) -> Markup:
+        """Play `number` of the deal (0-based), drawn."""
+        found = self._plays.get(number)
+        if found is None:
+            found = self._plays[number] = self.draw(self.data.plays[number][2])
+        return found
+
+    def lead_kind(self, trick: int) -> str:
+        """How trick `trick` (1-based) was led: 单张, 对子, 拖拉机, 甩牌 …"""
+        found = self._kinds.get(trick)
+        if found is None:
+            recorded = self.data.record.tricks[trick - 1]
+            found = self._kinds[trick] = combo_label(recorded.attempt or recorded.plays[0], self.data.record.ctx,
+                                                     self.combo_labels)
+        return found
+
+
+class Words:
+    """The words of the drill table in one language, looked up once per app process and language
+    (a drill step then makes no translation lookups): labels, and format strings filled per step."""
+
+    def __init__(self) -> None:
+        self.trick_of = _("Trick %(n)d of %(total)d")
+        self.play_of = _("Play %(n)d of %(total)d")
+        self.level = _("Level %(level)s")
+        self.trump = _("Trump (主)")
+        self.my_hand = _("My hand")
+        self.next_card = _("Next card")
+        self.failed_throw = _("Failed throw (甩牌失败): tried")
+        self.buried = _("Buried by the banker")
+        self._cards: dict[int, str] = {}
+
+    def cards(self, count: int) -> str:
+        """"N cards" (left in a hand)."""
+        found = self._cards.get(count)
+        if found is None:
+            found = self._cards[count] = ngettext("%(num)d card", "%(num)d cards", count)
+        return found
+
+
+_WORDS: dict[str, Words] = {}
+
+
+def words(locale: str | None = None) -> Words:
+    """The drill table's words in the current language (`locale`, when the caller knows it)."""
+    locale = locale or str(get_locale())
+    found = _WORDS.get(locale)
+    if found is None:
+        found = _WORDS[locale] = Words()
+    return found
+
+
+def seat_table(data: DealData, seat: int, locale: str | None = None) -> SeatTable:
+    """The memoised pieces of `data`'s table for `seat` in the current language (`locale`)."""
+    key = (seat, locale or str(get_locale()))
+    found = data.tables.get(key)
+    if found is None:
+        found = data.tables[key] = SeatTable(data, seat)
+    return found
+
+
+def table_view(data: DealData, viewer: int, plays: int, locale: str | None = None) -> TableView:
+    """The drill table after `plays` plays, seen from `viewer` (in the language `locale`)."""
+    pieces = seat_table(data, viewer, locale)
+    record = data.record
+    position = data.positions[plays]
     trick = record.tricks[position.trick - 1] if record.tricks else None
     shown = position.plays
-    on_table: dict[int, tuple[Card, ...]] = {}
-    if trick is not None:
-        for index, play in enumerate(trick.plays[:shown]):
-            on_table[(trick.leader + index) % 4] = play
-    winning = data.events[plays - 1].winning if shown and plays else None
-    played_by = [0, 0, 0, 0]
-    mine: Counter[Card] = Counter(record.playing_hands()[viewer])
-    for _number, seat, cards in data.plays[:plays]:
-        played_by[seat] += len(cards)
-        if seat == viewer:
-            mine.subtract(cards)
-    start = [len(hand) for hand in record.playing_hands()]
+    first = plays - shown
+    on_table = {data.plays[number][1]: number for number in range(first, plays)}
+    winning = data.events[plays - 1].winning if shown else None
+    left = data.hand_sizes[plays]
     seats = []
     for place in range(4):
         seat = (viewer + place) % 4
-        play = on_table.get(seat)
-        seats.append(TableSeat(seat, place, seat_label(seat, record.banker, viewer), start[seat] - played_by[seat],
-                               cards_view(play, ctx) if play is not None else None,
+        number = on_table.get(seat)
+        seats.append(TableSeat(seat, place, pieces.labels[place], left[seat],
+                               pieces.play(number) if number is not None else None,
                                trick is not None and seat == trick.leader, seat == winning, seat == record.banker))
     attempt = trick.attempt if trick is not None and shown else None
-    return TableView(
-        plays, data.total, position.trick, len(record.tricks), trick is not None and shown == len(trick.plays) == 4,
-        seats, hand_groups(mine.elements(), ctx), cards_view(attempt, ctx) if attempt is not None else None,
-        combo_label(attempt or trick.plays[0], ctx) if trick is not None and shown else None,
-        trump_label(ctx), str(record.data["level"]).upper(),
-        cards_view(ctx.sort_hand(record.buried), ctx) if viewer == record.banker else None)
+    return TableView(plays, data.total, position.trick, len(record.tricks), seats, pieces.hand(plays),
+                     pieces.draw(attempt) if attempt is not None else None,
+                     pieces.lead_kind(position.trick) if shown else None, pieces.trump, pieces.level, pieces.buried)
 
 
 @dataclass(frozen=True, slots=True)
