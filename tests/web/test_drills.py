@@ -3,6 +3,9 @@ the tracker, attempts stored once and before the feedback, resuming after a rest
 isolation and CSRF; with and without htmx."""
 from __future__ import annotations
 
+import io
+import json
+import random
 import re
 from datetime import timedelta
 
@@ -10,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import select
 
+from trainer.bots.random import random_record
 from trainer.drills.definitions import DRILLS_DIR
 from trainer.drills.questions import QUESTION_TYPES, Question
 from trainer.drills.runs import plan_run
@@ -399,3 +403,45 @@ def test_reading_answers_from_a_form(app) -> None:
         for bad in ([], ["maybe"], ["yes", "no"]):
             with pytest.raises(AnswerError):
                 read_answer(yes_no, bad)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_step_fragment_built_in_python_is_the_template(app, alice, lang) -> None:
+    """`play_fragment` (what a drill step answers) draws the same markup as `runs/_run.html`, from
+    every seat at every play of every starter deal."""
+    from trainer.web.drills import RunRow, Stage, _load, _stage, drills, table_context
+    from trainer.web.table import play_fragment
+
+    def tags(html: str) -> str:
+        return re.sub(r">\s+<", "><", html.strip())
+
+    alice.post("/lang", data={"lang": lang})
+    throws = random_record(random.Random(0), throw_rate=0.3)  # failed throws (甩牌失败) on the table
+    assert any(trick.get("attempt") for trick in throws["tricks"])
+    imported = alice.post("/deals/import", data={"kind": "record", "file": (io.BytesIO(json.dumps(throws).encode()),
+                                                                            "throws.json")},
+                          content_type="multipart/form-data")
+    assert imported.status_code == 303
+    run_ids = [start(alice, "trumps") for _ in range(4)]  # the four deals, each once
+    checked = attempts_drawn = buried_drawn = 0
+    with app.test_request_context(headers={"HX-Request": "true"}):
+        from flask import session as flask_session
+
+        flask_session["lang"] = lang
+        flask_session["user_id"] = run_row(app, run_ids[0]).user_id
+        template = app.jinja_env.get_template("runs/_run.html")
+        for run_id in run_ids:
+            run, key = _load(run_id)
+            data = _stage(run, key).data
+            for seat in range(4):
+                for plays in range(data.total):
+                    row = RunRow(run.id, run.user_id, run.drill_id, run.deal_pk, seat, run.seed, [data.total],
+                                 plays, "active", None)
+                    context = table_context(Stage(row, drills()[run.drill_id], data, None, None))
+                    jinja = template.render({**context, "fragment": True})
+                    python = play_fragment(context["table"], context["w"], context["step_url"], context["delay"])
+                    assert tags(python) == tags(jinja), (seat, plays)
+                    checked += 1
+                    attempts_drawn += context["table"].attempt is not None
+                    buried_drawn += context["table"].buried is not None
+    assert checked > 700 and attempts_drawn and buried_drawn

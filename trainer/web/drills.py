@@ -34,7 +34,7 @@ from trainer.web.library import _visible
 from trainer.web.models import Attempt, Deal, DrillRun, utcnow
 from trainer.web.quiz import AnswerError, answer_text, explanation, question_label, read_answer
 from trainer.web.responses import go, render_page, wants_fragment
-from trainer.web.table import DealCache, DealData, DealKey, deal_cache, table_view, words
+from trainer.web.table import DealCache, DealData, DealKey, deal_cache, play_fragment, table_view, words
 
 bp = Blueprint("drills", __name__)
 
@@ -308,15 +308,10 @@ def _render(stage: Stage, status: int = 200, error: str | None = None, given: Se
             shown: bool = False) -> Any:
     """The run page, or for htmx the `#run` fragment, in the stage's phase. A question's showing
     time is set now, unless `shown` (the step that reached it set it) or it comes back with an error."""
-    run, drill = stage.run, stage.drill
-    locale = str(get_locale())
-    language = lang(locale)
-    context: dict[str, Any] = {
-        "run": run, "drill": drill, "lang": language, "phase": stage.phase, "last": stage.last,
-        "table": table_view(stage.data, run.seat, run.cursor, locale), "error": error,
-        "delay": max(50, round(1000 / drill.cards_per_second)),
-        "step_url": url_for("drills.step", run_id=run.id, at=run.cursor), "w": words(locale),
-    }
+    run = stage.run
+    context = table_context(stage)
+    context["error"] = error
+    language = context["lang"]
     if stage.phase == "question":
         if error is None and not shown:
             _mark_shown(run)
@@ -327,9 +322,19 @@ def _render(stage: Stage, status: int = 200, error: str | None = None, given: Se
     if not wants_fragment():
         return render_template("runs/show.html", **context), status
     context["fragment"] = True  # htmx sends the CSRF token in a header: the forms need no copy of it
-    if stage.phase == "play":  # the hot path: no context processors, no signals
-        return current_app.jinja_env.get_template("runs/_run.html").render(context), status
+    if stage.phase == "play":  # the hot path: every drill step answers this
+        return play_fragment(context["table"], context["w"], context["step_url"], context["delay"]), status
     return render_template("runs/_run.html", **context), status
+
+
+def table_context(stage: Stage) -> dict[str, Any]:
+    """What `runs/_run.html` needs in every phase: the run, the drill, the table, the step URL, the words."""
+    run, drill = stage.run, stage.drill
+    locale = str(get_locale())
+    return {"run": run, "drill": drill, "lang": lang(locale), "phase": stage.phase, "last": stage.last,
+            "table": table_view(stage.data, run.seat, run.cursor, locale),
+            "delay": max(50, round(1000 / drill.cards_per_second)),
+            "step_url": url_for("drills.step", run_id=run.id, at=run.cursor), "w": words(locale)}
 
 
 def feedback(attempt: Attempt, data: DealData, language: str) -> dict[str, Any]:

@@ -339,3 +339,31 @@ def history(data: DealData, viewer: int, plays: int) -> list[PastTrick]:
         tricks.append(PastTrick(number, seats, winner, points,
                                 cards_view(trick.attempt, ctx) if trick.attempt is not None else None))
     return tricks
+
+
+def play_fragment(table: TableView, w: Words, step_url: str, delay: int) -> str:
+    """The `#run` fragment of a run between questions, as `runs/_run.html` renders it for htmx (the
+    same markup, up to whitespace between tags; a test holds them together), built without Jinja:
+    it is what every drill step answers."""
+    out = ['<section id="run" class="run play">\n<div class="table">']
+    for seat in table.seats:
+        who = escape(seat.label) + (Markup(" · ") + escape(w.cards(seat.cards_left)) if seat.place else "")
+        out.append(f'\n<div class="chair {PLACES[seat.place]}{" wins" if seat.winning else ""}">\n'
+                   f'<div class="who">{who}</div>\n<div class="play">{seat.play or ""}</div>\n</div>')
+    out.append(f'\n<div class="centre">\n<b>{escape(w.trick_of % {"n": table.trick, "total": table.tricks})}</b>\n')
+    if table.lead_kind:
+        out.append(f"<span>{escape(table.lead_kind)}</span>\n")
+    if table.attempt:
+        out.append(f"<span>{escape(w.failed_throw)} {table.attempt}</span>\n")
+    level = escape(w.level % {"level": table.level})
+    out.append(f'</div>\n</div>\n<div class="mine">\n<p class="hint">{level} · {escape(w.trump)} {escape(table.trump)} · '
+               f"{escape(w.my_hand)}</p>\n{table.hand}\n")
+    if table.buried:
+        out.append(f'<p class="hint">{escape(w.buried)} {table.buried}</p>\n')
+    url = escape(step_url)
+    out.append(f'</div>\n<form class="step" method="post" action="{url}" hx-post="{url}" hx-target="#run" '
+               f'hx-swap="outerHTML" hx-trigger="submit, load delay:{delay}ms">\n'
+               f'<button type="submit" id="next">{escape(w.next_card)} ▶</button>\n'
+               f'<span class="hint">{escape(w.play_of % {"n": table.plays, "total": table.total})}</span>\n'
+               "</form>\n</section>")
+    return "".join(out)
