@@ -252,7 +252,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=4000, help="requests per phase (steps mix, trivial)")
     parser.add_argument("--seconds", type=float, default=60, help="time limit per phase")
     parser.add_argument("--worker-class", default="gthread", help="gunicorn worker class (sync, gthread)")
-    parser.add_argument("--threads", type=int, default=4, help="threads per gthread worker")
+    parser.add_argument("--threads", type=int, default=1, help="threads per gthread worker")
     parser.add_argument("--database-url", help="a PostgreSQL URL to use instead of SQLite (a schema of its own, "
                                                "dropped afterwards)")
     parser.add_argument("--drive", nargs=2, metavar=("PORT", "CONFIG"), help=argparse.SUPPRESS)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -57,6 +59,51 @@ def current_user_id() -> int | None:
         return None
     user_id = session.get("user_id")
     return user_id if isinstance(user_id, int) else None
+
+
+class UserNames:
+    """User names by id, as each app process has met them (names never change)."""
+
+    SIZE = 10_000
+
+    def __init__(self) -> None:
+        self._names: OrderedDict[int, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, user_id: int) -> str | None:
+        """The name of user `user_id`, if met."""
+        with self._lock:
+            return self._names.get(user_id)
+
+    def put(self, user_id: int, name: str) -> None:
+        """Remember a name."""
+        with self._lock:
+            self._names[user_id] = name
+            while len(self._names) > self.SIZE:
+                self._names.popitem(last=False)
+
+
+def current_user_name() -> str | None:
+    """The signed-in user's name for the page header (a template global), remembered per app
+    process: a page whose view needs no user row makes no query for it."""
+    user_id = current_user_id()
+    if user_id is None:
+        return None
+    names: UserNames = current_app.extensions["jipai_user_names"]
+    name = names.get(user_id)
+    if name is None:
+        user = g.user
+        if user is None:
+            return None
+        name = user.username
+        names.put(user_id, name)
+    return name
+
+
+@bp.record_once
+def _register_template_globals(state: Any) -> None:
+    state.app.extensions["jipai_user_names"] = UserNames()
+    state.app.jinja_env.globals["current_user_name"] = current_user_name
 
 
 def login_required(view: Callable[..., Any]) -> Callable[..., Any]:

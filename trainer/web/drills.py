@@ -265,10 +265,13 @@ def _moved_on(run_id: int, at: int | None) -> tuple[RunRow, DealKey] | None:
     question = at + 1 in plan.checkpoints
     if question:
         values["now"] = utcnow()
-    connection = get_connection()
-    with write_lock().held():
-        moved = connection.execute(STEP_TO_QUESTION if question else STEP, values).rowcount
-        connection.commit()
+    if question:
+        connection = get_connection()
+        with write_lock().held():
+            moved = connection.execute(STEP_TO_QUESTION, values).rowcount
+            connection.commit()
+    else:
+        moved = _driver_update(STEP, values)
     if not moved:
         return None
     run = RunRow(run_id, plan.user_id, plan.drill_id, plan.deal_pk, plan.seat, plan.seed, list(plan.checkpoints),
@@ -276,11 +279,38 @@ def _moved_on(run_id: int, at: int | None) -> tuple[RunRow, DealKey] | None:
     return run, plan.deal_key
 
 
+_COMPILED: dict[tuple[int, str], Any] = {}
+
+
+def _driver_update(statement: sa.Update, values: dict[str, Any]) -> int:
+    """Run an UPDATE of plain integers straight on the database driver and commit it; the rows
+    changed. The write lock is held only while the driver works (no Python of SQLAlchemy's inside
+    it), so that threads waiting for it do not wait on a holder that waits for the GIL."""
+    connection = get_connection()
+    compiled = _COMPILED.get((id(statement), connection.dialect.name))
+    if compiled is None:
+        compiled = _COMPILED[(id(statement), connection.dialect.name)] = statement.compile(dialect=connection.dialect)
+    params: Any = compiled.construct_params(values)
+    if compiled.positional:
+        params = [params[name] for name in compiled.positiontup]
+    driver = connection.connection.dbapi_connection
+    assert driver is not None
+    cursor = driver.cursor()
+    try:
+        with write_lock().held():
+            cursor.execute(compiled.string, params)
+            moved = cursor.rowcount
+            driver.commit()
+    finally:
+        cursor.close()
+    return moved
+
+
 def _stage(run: RunRow, key: DealKey) -> Stage:
     drill = drills().get(run.drill_id)
     if drill is None:
         abort(404)
-    data = deal_cache().get(get_session(), key)
+    data = deal_cache().get(get_session, key)
     index = run.checkpoints.index(run.cursor) if run.cursor in run.checkpoints else None
     attempt = None
     if index is not None:
@@ -357,7 +387,7 @@ def _plays_at(data: DealData, position: str) -> int:
 
 
 @bp.route("/runs/<int:run_id>")
-@login_required
+@signed_in
 def run_page(run_id: int) -> Any:
     """A run where it stands (resumes an interrupted run); a finished run shows its summary."""
     run, key = _load(run_id)

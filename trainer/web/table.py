@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -100,14 +100,15 @@ class DealCache:
         self._items: OrderedDict[DealKey, DealData] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, session: Session, key: DealKey) -> DealData:
-        """The deal with this key, parsed; loaded from the database on a miss."""
+    def get(self, session: Session | Callable[[], Session], key: DealKey) -> DealData:
+        """The deal with this key, parsed; loaded from the database on a miss (`session` may be a
+        function giving one, called only then)."""
         with self._lock:
             found = self._items.get(key)
             if found is not None:
                 self._items.move_to_end(key)
                 return found
-        deal = session.get(Deal, key[0])
+        deal = (session if isinstance(session, Session) else session()).get(Deal, key[0])
         if deal is None or deal.id != key[1]:
             raise LookupError(f"deal {key[0]} is gone")
         data = DealData.of(deal)
@@ -261,15 +262,14 @@ class Words:
         return found
 
 
-_WORDS: dict[str, Words] = {}
-
-
 def words(locale: str | None = None) -> Words:
-    """The drill table's words in the current language (`locale`, when the caller knows it)."""
+    """The drill table's words in the current language (`locale`, when the caller knows it), kept
+    per app."""
     locale = locale or str(get_locale())
-    found = _WORDS.get(locale)
+    kept: dict[str, Words] = current_app.extensions.setdefault("jipai_words", {})
+    found = kept.get(locale)
     if found is None:
-        found = _WORDS[locale] = Words()
+        found = kept[locale] = Words()
     return found
 
 
