@@ -2,10 +2,12 @@
 
 Starts the app under gunicorn (2 workers, loopback, a free port) on a temporary SQLite instance
 seeded with the starter library and one user with drill runs in progress, then drives it from a
-second process with C concurrent keep-alive connections (default 32): a drill-step mix — each
-connection steps its own run card by card (htmx step POSTs carrying the cursor it was shown, so
-every step advances the run and writes it) and every tenth request reloads the run page (a GET
-of the whole page). Then the same number of requests to a trivial endpoint of the same app
+second process with C concurrent keep-alive connections (default 32; each worker takes half, so
+that they split evenly): a drill-step mix — each connection steps its own run card by card (htmx
+step POSTs carrying the cursor it was shown, so every step advances the run and writes it) and
+every tenth request reloads the run page (a GET of the whole page) — first on runs kept for a
+warm-up (the workers meet the deals, as a server that has been up a while has), then, measured,
+on the others. Then the same number of requests to a trivial endpoint of the same app
 (`/healthz`). Prints requests per second and p50/p99 latency for the steps and for the trivial
 endpoint, the throughput ratio, and the bytes of a drill page and of a step fragment.
 
@@ -13,7 +15,7 @@ Targets (issue 5): step p99 ≤ 30 ms at 32 connections, step throughput ≥ 40%
 endpoint's, a step fragment < 4 KB.
 
     .venv/bin/python bench/web.py [--connections 32] [--requests 4000] [--seconds 60]
-                                  [--worker-class gthread] [--threads 16]
+                                  [--worker-class gthread] [--threads 1] [--database-url URL]
 """
 from __future__ import annotations
 
