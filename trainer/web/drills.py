@@ -371,7 +371,7 @@ def feedback(attempt: Attempt, data: DealData, language: str) -> dict[str, Any]:
     """What the feedback (and the review) shows about an attempt: the question, both answers in
     words, the explanation from the tracker, the time."""
     question = Question.from_json(attempt.question)
-    plays = _plays_at(data, attempt.position)
+    plays = plays_at(data, attempt.position)
     snap = data.snapshot(attempt.seat, plays)
     return {"attempt": attempt, "question": question,
             "expected_text": answer_text(question, attempt.expected, language),
@@ -380,7 +380,7 @@ def feedback(attempt: Attempt, data: DealData, language: str) -> dict[str, Any]:
             "seconds": attempt.ms / 1000}
 
 
-def _plays_at(data: DealData, position: str) -> int:
+def plays_at(data: DealData, position: str) -> int:
     """The play count of a stored position `T.K`."""
     trick, _dot, plays = position.partition(".")
     return data.trick_starts[int(trick) - 1] + int(plays)
