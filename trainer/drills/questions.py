@@ -12,7 +12,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from trainer.engine.cards import Card
-from trainer.engine.seats import Seat
 from trainer.tracking.tracker import Snapshot
 
 SUIT_WORDS = {"S": ("黑桃♠", "♠ spades"), "H": ("红桃♥", "♥ hearts"), "C": ("梅花♣", "♣ clubs"),
@@ -225,11 +224,3 @@ def _is_boss(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Quest
 def make_question(kind: str, facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question | None:
     """A question of type `kind` at this position, or None when it does not apply here."""
     return QUESTION_TYPES[kind](facts, snap, rng)
-
-
-def seat_name(seat: int, viewer: int, lang: str) -> str:
-    """A seat named from the viewer's chair."""
-    relative = Seat(seat).relative_to(viewer)
-    if lang == "zh":
-        return relative
-    return {"自己": "you", "下家": "next (下家)", "对家": "partner (对家)", "上家": "previous (上家)"}[relative]

@@ -212,26 +212,6 @@ def best_packing(runs: tuple[int, ...], bins: tuple[int, ...]) -> tuple[int, ...
     return best
 
 
-@lru_cache(maxsize=4096)
-def fits_exactly(runs: tuple[int, ...], needed: tuple[int, ...]) -> bool:
-    """True when tractors of the `needed` lengths can all be cut from runs of these lengths.
-
-    >>> fits_exactly((3,), (2,)), fits_exactly((3,), (2, 2)), fits_exactly((4,), (2, 2))
-    (True, False, True)
-    """
-    if not needed:
-        return True
-    first, rest = needed[0], needed[1:]
-    for index, run in enumerate(runs):
-        if run >= first:
-            others = runs[:index] + runs[index + 1:]
-            for left in range(run - first + 1):
-                pieces = tuple(p for p in (left, run - first - left) if p >= 2)
-                if fits_exactly(tuple(sorted(others + pieces, reverse=True)), rest):
-                    return True
-    return False
-
-
 def describe(cards: Sequence[Card], ctx: TrumpContext) -> dict[str, object]:
     """The referee's `combo` answer: suit, kind and units (strongest class first, cards strongest first)."""
     combo = Combination.of(cards, ctx)
@@ -240,4 +220,4 @@ def describe(cards: Sequence[Card], ctx: TrumpContext) -> dict[str, object]:
 
 
 __all__ = ["Unit", "Combination", "decompose", "face_counts", "pair_structure", "best_packing",
-           "fits_exactly", "describe", "TrumpContext", "parse_cards"]
+           "describe", "TrumpContext", "parse_cards"]
