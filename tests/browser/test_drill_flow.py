@@ -48,6 +48,7 @@ def live_app(tmp_path: Path) -> Iterator[tuple[str, object]]:
         server.shutdown()
         thread.join(5)
         server.server_close()
+        app.extensions["jipai_cursors"].close()  # type: ignore[attr-defined]
         app.extensions["jipai_engine"].dispose()  # type: ignore[attr-defined]
 
 

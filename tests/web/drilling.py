@@ -38,7 +38,8 @@ def session(app: Flask) -> Session:
 
 
 def run_row(app: Flask, run_id: int) -> DrillRun:
-    """The run's row as stored."""
+    """The run's row as stored, once the app has written its pending cursor moves."""
+    app.extensions["jipai_cursors"].flush()
     with session(app) as db:
         run = db.get(DrillRun, run_id)
         assert run is not None

@@ -154,3 +154,20 @@ def test_the_shipped_starter_library_loads(make_app) -> None:
     files = list(folder.glob("*.json"))
     app = make_app(STARTER_DEALS_DIR=str(folder))
     assert _shared_count(app) == len(files) > 0
+
+
+def test_gunicorn_workers_put_what_they_built_at_start_out_of_the_collectors_sight() -> None:
+    """`gunicorn.conf.py` (read by gunicorn in the project folder) freezes a worker's start-up objects."""
+    import gc
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gunicorn_conf", Path(__file__).parents[2] / "gunicorn.conf.py")
+    assert spec is not None and spec.loader is not None
+    settings = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(settings)
+    assert gc.get_freeze_count() == 0
+    settings.post_worker_init(None)
+    try:
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

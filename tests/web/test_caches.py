@@ -1,5 +1,5 @@
 """What the fast paths remember never changes what is allowed: remembered CSRF tokens and session
-cookies, the run plans of the one-UPDATE step, the write lock, the header's user name, /healthz."""
+cookies, the runs a step goes on with from memory, the write lock, the header's user name, /healthz."""
 from __future__ import annotations
 
 import re
@@ -51,7 +51,7 @@ def test_a_remembered_cookie_is_still_checked(app, alice) -> None:
     assert alice.get("/drills").headers["Location"].startswith("/auth/login")
 
 
-def test_the_one_update_step_still_checks_the_owner_and_the_state(app, client, accounts) -> None:
+def test_a_step_from_memory_still_checks_the_owner_and_the_state(app, client, accounts) -> None:
     accounts.sign_up("alice")
     run_id = start(client, "trumps")
     assert at_value(client.post(f"/runs/{run_id}/step?at=0", headers=HX).text) == 1  # the plan is remembered now

@@ -405,15 +405,18 @@ def test_reading_answers_from_a_form(app) -> None:
                 read_answer(yes_no, bad)
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_step_fragment_built_in_python_is_the_template(app, alice, lang) -> None:
-    """`play_fragment` (what a drill step answers) draws the same markup as `runs/_run.html`, from
-    every seat at every play of every starter deal."""
-    from trainer.web.drills import RunRow, Stage, _load, _stage, drills, table_context
-    from trainer.web.table import play_fragment
+CHAIR = re.compile(r'<div class="chair (\w+)( wins)?">\n<div class="who">(.*?)</div>\n<div class="play">(.*?)</div>')
+CARD = re.compile(r'<i class="[^"]*">.*?</i>')
 
-    def tags(html: str) -> str:
-        return re.sub(r">\s+<", "><", html.strip())
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_drill_table_shows_the_trick_and_the_hand_at_every_play(app, alice, lang) -> None:
+    """The table a step draws, from every seat after every play of every starter deal (and a deal of
+    failed throws), checked against the record: each chair's cards in the trick on the table, who is
+    winning it, the cards left in each hand, my hand, the failed throw, the buried cards."""
+    from trainer.web.display import card_view
+    from trainer.web.drills import _load, _stage
+    from trainer.web.table import PLACES, card_html, drawn_table, words
 
     alice.post("/lang", data={"lang": lang})
     throws = random_record(random.Random(0), throw_rate=0.3)  # failed throws (甩牌失败) on the table
@@ -429,19 +432,45 @@ def test_the_step_fragment_built_in_python_is_the_template(app, alice, lang) -> 
 
         flask_session["lang"] = lang
         flask_session["user_id"] = run_row(app, run_ids[0]).user_id
-        template = app.jinja_env.get_template("runs/_run.html")
+        w = words(lang)
         for run_id in run_ids:
-            run, key = _load(run_id)
-            data = _stage(run, key).data
+            data = _stage(*_load(run_id)).data
+            record, ctx = data.record, data.record.ctx
             for seat in range(4):
-                for plays in range(data.total):
-                    row = RunRow(run.id, run.user_id, run.drill_id, run.deal_pk, seat, run.seed, [data.total],
-                                 plays, "active", None)
-                    context = table_context(Stage(row, drills()[run.drill_id], data, None, None))
-                    jinja = template.render({**context, "fragment": True})
-                    python = play_fragment(context["table"], context["w"], context["step_url"], context["delay"])
-                    assert tags(python) == tags(jinja), (seat, plays)
+                hand = list(record.playing_hands()[seat])
+                for plays in range(data.total + 1):
+                    html = drawn_table(data, seat, plays, lang)
+                    position = data.positions[plays]
+                    trick = record.tricks[position.trick - 1]
+                    laid = {(trick.leader + i) % 4: cards for i, cards in enumerate(trick.plays[:position.plays])}
+                    winner = data.events[plays - 1].winning if position.plays else None
+                    chairs = CHAIR.findall(html)
+                    assert [place for place, *_rest in chairs] == list(PLACES)
+                    for number, (_place, wins, who, on_table) in enumerate(chairs):
+                        other = (seat + number) % 4
+                        expected = "".join(card_html(card_view(card, ctx)) for card in laid.get(other, ()))
+                        assert CARD.findall(on_table) == CARD.findall(expected), (seat, plays, other)
+                        assert bool(wins) == (other == winner)
+                        if number:
+                            assert str(w.cards(data.hand_sizes[plays][other])) in who
+                    mine = html.split('<div class="hand">', 1)[1].split(str(w.buried), 1)[0]
+                    assert sorted(CARD.findall(mine)) == sorted(card_html(card_view(c, ctx)) for c in hand)
+                    shown_attempt = position.plays > 0 and trick.attempt is not None
+                    assert (str(w.failed_throw) in html) == shown_attempt
+                    assert (str(w.buried) in html) == (seat == record.banker)
                     checked += 1
-                    attempts_drawn += context["table"].attempt is not None
-                    buried_drawn += context["table"].buried is not None
+                    attempts_drawn += shown_attempt
+                    buried_drawn += seat == record.banker
+                    if plays < data.total:
+                        for card in data.plays[plays][2] if data.plays[plays][1] == seat else ():
+                            hand.remove(card)
     assert checked > 700 and attempts_drawn and buried_drawn
+
+
+def test_a_step_answers_the_section_the_run_page_shows(app, alice) -> None:
+    run_id = start(alice, "trumps")
+    for at in range(6):
+        step = alice.post(f"/runs/{run_id}/step?at={at}", headers=HX).text
+        page = alice.get(f"/runs/{run_id}").text
+        section = re.search(r'<section id="run".*?</section>', page, re.DOTALL).group(0)
+        assert re.sub(r'<input type="hidden" name="csrf_token"[^>]*>\n', "", section) == step.strip()

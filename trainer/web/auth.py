@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import functools
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +16,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from trainer.web.db import get_session
 from trainer.web.extensions import limiter
 from trainer.web.forms import LoginForm, RegisterForm
+from trainer.web.memo import Memo
 from trainer.web.models import User
 from trainer.web.responses import go, render_page, safe_next
 
@@ -61,26 +60,8 @@ def current_user_id() -> int | None:
     return user_id if isinstance(user_id, int) else None
 
 
-class UserNames:
-    """User names by id, as each app process has met them (names never change)."""
-
-    SIZE = 10_000
-
-    def __init__(self) -> None:
-        self._names: OrderedDict[int, str] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, user_id: int) -> str | None:
-        """The name of user `user_id`, if met."""
-        with self._lock:
-            return self._names.get(user_id)
-
-    def put(self, user_id: int, name: str) -> None:
-        """Remember a name."""
-        with self._lock:
-            self._names[user_id] = name
-            while len(self._names) > self.SIZE:
-                self._names.popitem(last=False)
+USER_NAMES = 10_000
+"""How many user names each app process remembers (names never change)."""
 
 
 def current_user_name() -> str | None:
@@ -89,7 +70,7 @@ def current_user_name() -> str | None:
     user_id = current_user_id()
     if user_id is None:
         return None
-    names: UserNames = current_app.extensions["jipai_user_names"]
+    names: Memo[int, str] = current_app.extensions["jipai_user_names"]
     name = names.get(user_id)
     if name is None:
         user = g.user
@@ -102,7 +83,7 @@ def current_user_name() -> str | None:
 
 @bp.record_once
 def _register_template_globals(state: Any) -> None:
-    state.app.extensions["jipai_user_names"] = UserNames()
+    state.app.extensions["jipai_user_names"] = Memo(USER_NAMES)
     state.app.jinja_env.globals["current_user_name"] = current_user_name
 
 

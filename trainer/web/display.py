@@ -25,8 +25,9 @@ class CardView:
     title: str
 
 
-def card_view(card: Card, ctx: TrumpContext | None = None) -> CardView:
-    """A card for the `card` macro: ♥♦ red, ♠♣ black, the two jokers distinct, trumps marked."""
+def card_view(card: Card, ctx: TrumpContext | None = None, trump: bool | None = None) -> CardView:
+    """A card for the `card` macro: ♥♦ red, ♠♣ black, the two jokers distinct, trumps marked (by
+    `ctx`, or by `trump` when the caller knows)."""
     classes = ["card"]
     if card.suit is None:
         big = card.rank == BIG_JOKER
@@ -37,7 +38,7 @@ def card_view(card: Card, ctx: TrumpContext | None = None) -> CardView:
         classes.append("red" if card.suit in (Suit.H, Suit.D) else "black")
         rank, symbol = RANK_NAMES[card.rank], card.suit.symbol
         title = card.pretty
-    if ctx is not None and ctx.is_trump(card):
+    if trump if trump is not None else (ctx is not None and ctx.is_trump(card)):
         classes.append("trump")
     if card.points:
         classes.append("points")

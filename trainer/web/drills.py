@@ -7,10 +7,9 @@ is rendered; a checkpoint is answered once (a unique constraint), so a double su
 """
 from __future__ import annotations
 
+import bisect
 import random
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,20 +20,24 @@ import sqlalchemy as sa
 from flask import Blueprint, Flask, abort, current_app, flash, g, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 from sqlmodel import Session, col, func, select
 
 from trainer.drills.definitions import DRILLS_DIR, Drill, load_drills
 from trainer.drills.questions import Question
-from trainer.drills.runs import plan_run, question_at
+from trainer.drills.runs import Asked, plan_run, question_at
 from trainer.engine.rules import PRESETS
 from trainer.web.auth import current_user_id, login_required, signed_in
+from trainer.web.cursors import CursorWriter
 from trainer.web.db import get_connection, get_session, write_lock
 from trainer.web.extensions import limiter
 from trainer.web.library import _visible
+from trainer.web.memo import Memo
 from trainer.web.models import Attempt, Deal, DrillRun, utcnow
 from trainer.web.quiz import AnswerError, answer_text, explanation, question_label, read_answer
 from trainer.web.responses import go, render_page, wants_fragment
-from trainer.web.table import DealCache, DealData, DealKey, deal_cache, play_fragment, table_view, words
+from trainer.web.table import DealCache, DealData, DealKey, deal_cache, drawn_table, play_section, step_form, words
 
 bp = Blueprint("drills", __name__)
 
@@ -46,7 +49,12 @@ def init_app(app: Flask) -> None:
     """Load the curriculum (`DRILLS_DIR`) and make the app's deal cache."""
     app.extensions["jipai_drills"] = load_drills(Path(app.config.get("DRILLS_DIR") or DRILLS_DIR))
     app.extensions["jipai_deal_cache"] = DealCache(app.config.get("DEAL_CACHE_SIZE", 512))
-    app.extensions["jipai_run_plans"] = RunPlans(app.config.get("RUN_PLAN_CACHE_SIZE", 4096))
+    app.extensions["jipai_drawn_tables"] = Memo(app.config.get("DRAWN_TABLES", 16384))
+    app.extensions["jipai_questions"] = Memo(app.config.get("QUESTIONS", 1024))
+    plans: Memo[int, RunMemory] = Memo(app.config.get("RUN_PLAN_CACHE_SIZE", 4096))
+    app.extensions["jipai_run_plans"] = plans
+    app.extensions["jipai_cursors"] = CursorWriter(app.extensions["jipai_engine"], app.extensions["jipai_write_lock"],
+                                                   app.config["CURSOR_WRITE_DELAY"], on_stale=plans.pop)
 
 
 def drills() -> dict[str, Drill]:
@@ -190,22 +198,16 @@ RUN_COLUMNS = [RUNS.c[name] for name in RunRow.__dataclass_fields__]
 LOAD_RUN = (sa.select(*RUN_COLUMNS, DEALS.c.id.label("deal_id"), DEALS.c.created.label("deal_created"))
             .join(DEALS, DEALS.c.pk == RUNS.c.deal_pk)
             .where(RUNS.c.id == sa.bindparam("run"), RUNS.c.user_id == sa.bindparam("user")))
-STEP = (sa.update(RUNS).where(RUNS.c.id == sa.bindparam("run"), RUNS.c.user_id == sa.bindparam("user"),
-                               RUNS.c.cursor == sa.bindparam("at"), RUNS.c.status == ACTIVE)
-        .values(cursor=sa.bindparam("to")))
-STEP_TO_QUESTION = (sa.update(RUNS).where(RUNS.c.id == sa.bindparam("run"), RUNS.c.user_id == sa.bindparam("user"),
-                                          RUNS.c.cursor == sa.bindparam("at"), RUNS.c.status == ACTIVE)
-                    .values(cursor=sa.bindparam("to"), shown_at=sa.bindparam("now")))
-ADVANCE = (sa.update(RUNS).where(RUNS.c.id == sa.bindparam("run"), RUNS.c.cursor == sa.bindparam("at"))
-           .values(cursor=sa.bindparam("to")))
-ADVANCE_TO_QUESTION = (sa.update(RUNS).where(RUNS.c.id == sa.bindparam("run"), RUNS.c.cursor == sa.bindparam("at"))
-                       .values(cursor=sa.bindparam("to"), shown_at=sa.bindparam("now")))
+TO_QUESTION = (sa.update(RUNS).where(RUNS.c.id == sa.bindparam("run"), RUNS.c.user_id == sa.bindparam("user"),
+                                     RUNS.c.cursor < sa.bindparam("to"), RUNS.c.status == ACTIVE)
+               .values(cursor=sa.bindparam("to"), shown_at=sa.bindparam("now")))
+"""Show a run's next question: the cursor moves on to its checkpoint, and its showing time starts."""
 
 
 @dataclass(frozen=True, slots=True)
 class RunPlan:
     """What never changes about a run once started: whose it is, the drill, the deal, the seat, the
-    seed and the checkpoints."""
+    seed, the checkpoints, and the address of its steps (`?at=N` is added per step)."""
 
     user_id: int
     drill_id: str
@@ -214,32 +216,37 @@ class RunPlan:
     seed: int
     checkpoints: tuple[int, ...]
     deal_key: DealKey
+    step_path: str
 
 
-class RunPlans:
-    """The plans of recently seen runs, per app process (bounded, thread-safe): a drill step that
-    just moves the cursor on needs one UPDATE and no read."""
+@dataclass(slots=True)
+class RunMemory:
+    """What one app process knows of a run: its plan, and how many of its checkpoints are answered
+    (they are answered in order, and an answer is never taken back, so the count only grows)."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[int, RunPlan] = OrderedDict()
-        self._lock = threading.Lock()
+    plan: RunPlan
+    passed: int
 
-    def get(self, run_id: int) -> RunPlan | None:
-        """The plan of run `run_id`, if this process has seen it."""
-        with self._lock:
-            return self._items.get(run_id)
+    def may_pass(self, at: int) -> bool:
+        """Every checkpoint up to play `at` is answered: a step from `at` may go on."""
+        return at >= 0 and bisect.bisect_right(self.plan.checkpoints, at) <= self.passed
 
-    def put(self, run_id: int, plan: RunPlan) -> None:
-        """Remember a run's plan."""
-        with self._lock:
-            self._items[run_id] = plan
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+
+def run_plans() -> Memo[int, RunMemory]:
+    """What the current app process knows of recently seen runs: a drill step that just moves a run
+    on needs no read of the database."""
+    return current_app.extensions["jipai_run_plans"]
+
+
+def cursors() -> CursorWriter:
+    """The current app's cursor writer."""
+    return current_app.extensions["jipai_cursors"]
 
 
 def _load(run_id: int) -> tuple[RunRow, DealKey]:
-    """The signed-in user's run and its deal's cache key; another user's run is a 404."""
+    """The signed-in user's run as stored (after writing this process's pending cursor moves) and
+    its deal's cache key; another user's run is a 404. What the process knows of the run is renewed."""
+    cursors().flush(run_id)
     connection = get_connection()
     row = connection.execute(LOAD_RUN, {"run": run_id, "user": current_user_id()}).first()
     connection.commit()  # ends the read (SQLAlchemy began a transaction for it)
@@ -247,82 +254,57 @@ def _load(run_id: int) -> tuple[RunRow, DealKey]:
         abort(404)
     run = RunRow(*row[:len(RUN_COLUMNS)])
     key = (run.deal_pk, row.deal_id, row.deal_created)
-    current_app.extensions["jipai_run_plans"].put(run.id, RunPlan(
-        run.user_id, run.drill_id, run.deal_pk, run.seat, run.seed, tuple(run.checkpoints), key))
+    if run.status == ACTIVE:
+        run_plans().put(run.id, _memory_of(run, key))
+    else:
+        run_plans().pop(run.id)
     return run, key
 
 
-def _moved_on(run_id: int, at: int | None) -> tuple[RunRow, DealKey] | None:
-    """The common step, in one UPDATE: the run's plan is known to this process, `at` is not a
-    checkpoint (so nothing waits for an answer there), and the cursor moves from `at` to `at + 1`
-    if the run is the user's, active and at `at`. None when any of that fails (the caller reads the
-    run and decides)."""
-    plan = current_app.extensions["jipai_run_plans"].get(run_id)
-    user_id = current_user_id()
-    if plan is None or at is None or plan.user_id != user_id or at in plan.checkpoints:
-        return None
-    values: dict[str, Any] = {"run": run_id, "user": user_id, "at": at, "to": at + 1}
-    question = at + 1 in plan.checkpoints
-    if question:
-        values["now"] = utcnow()
-    if question:
-        connection = get_connection()
-        with write_lock().held():
-            moved = connection.execute(STEP_TO_QUESTION, values).rowcount
-            connection.commit()
-    else:
-        moved = _driver_update(STEP, values)
-    if not moved:
-        return None
-    run = RunRow(run_id, plan.user_id, plan.drill_id, plan.deal_pk, plan.seat, plan.seed, list(plan.checkpoints),
-                 at + 1, ACTIVE, values.get("now"))
-    return run, plan.deal_key
+def _memory_of(run: RunRow, key: DealKey) -> RunMemory:
+    """What a process knows of an active run from its row: the checkpoints before the cursor are answered."""
+    plan = RunPlan(run.user_id, run.drill_id, run.deal_pk, run.seat, run.seed, tuple(run.checkpoints), key,
+                   url_for("drills.step", run_id=run.id))
+    return RunMemory(plan, bisect.bisect_left(plan.checkpoints, run.cursor))
 
 
-_COMPILED: dict[tuple[int, str], Any] = {}
-
-
-def _driver_update(statement: sa.Update, values: dict[str, Any]) -> int:
-    """Run an UPDATE of plain integers straight on the database driver and commit it; the rows
-    changed. The write lock is held only while the driver works (no Python of SQLAlchemy's inside
-    it), so that threads waiting for it do not wait on a holder that waits for the GIL."""
-    connection = get_connection()
-    compiled = _COMPILED.get((id(statement), connection.dialect.name))
-    if compiled is None:
-        compiled = _COMPILED[(id(statement), connection.dialect.name)] = statement.compile(dialect=connection.dialect)
-    params: Any = compiled.construct_params(values)
-    if compiled.positional:
-        params = [params[name] for name in compiled.positiontup]
-    driver = connection.connection.dbapi_connection
-    assert driver is not None
-    cursor = driver.cursor()
-    try:
-        with write_lock().held():
-            cursor.execute(compiled.string, params)
-            moved = cursor.rowcount
-            driver.commit()
-    finally:
-        cursor.close()
-    return moved
-
-
-def _stage(run: RunRow, key: DealKey) -> Stage:
+def _stage(run: RunRow, key: DealKey, answered: bool | None = None) -> Stage:
+    """Where `run` stands; the attempt at its checkpoint is looked up unless `answered` is False
+    (the run has just reached it)."""
     drill = drills().get(run.drill_id)
     if drill is None:
         abort(404)
     data = deal_cache().get(get_session, key)
     index = run.checkpoints.index(run.cursor) if run.cursor in run.checkpoints else None
     attempt = None
-    if index is not None:
+    if index is not None and answered is not False:
         attempt = get_session().exec(select(Attempt).where(Attempt.run_id == run.id,
                                                            Attempt.checkpoint == index)).first()
+        if attempt is not None:
+            _passed(run.id, index + 1)
     return Stage(run, drill, data, index, attempt)
 
 
-def _asked(stage: Stage) -> Any:
+def _passed(run_id: int, count: int) -> None:
+    """The first `count` checkpoints of the run are answered."""
+    memory = run_plans().get(run_id)
+    if memory is not None and memory.passed < count:
+        memory.passed = count
+
+
+def _asked(stage: Stage) -> Asked:
+    """The question at the stage's checkpoint (a pure function of the deal, seat, play, seed and
+    checkpoint: each process works it out once, for the showing and the answer)."""
     run = stage.run
     assert stage.index is not None
-    return question_at(stage.drill, stage.data.record, run.seat, run.cursor, run.seed, stage.index, stage.data.events)
+    key = (stage.data.key, stage.drill.id, run.seat, run.cursor, run.seed, stage.index)
+    memo: Memo[tuple[Any, ...], Asked] = current_app.extensions["jipai_questions"]
+    found = memo.get(key)
+    if found is None:
+        found = question_at(stage.drill, stage.data.record, run.seat, run.cursor, run.seed, stage.index,
+                            stage.data.events)
+        memo.put(key, found)
+    return found
 
 
 def _mark_shown(run: RunRow) -> None:
@@ -335,11 +317,15 @@ def _mark_shown(run: RunRow) -> None:
 
 
 def _render(stage: Stage, status: int = 200, error: str | None = None, given: Sequence[str] = (),
-            shown: bool = False) -> Any:
+            shown: bool = False, step_path: str | None = None) -> Any:
     """The run page, or for htmx the `#run` fragment, in the stage's phase. A question's showing
-    time is set now, unless `shown` (the step that reached it set it) or it comes back with an error."""
+    time is set now, unless `shown` (the step that reached it set it) or it comes back with an error.
+    `step_path` is the run's step address when the caller knows it."""
     run = stage.run
-    context = table_context(stage)
+    fragment = wants_fragment()
+    if stage.phase == "play" and fragment:
+        return _play_html(stage, step_path, fragment), status
+    context = table_context(stage, step_path)
     context["error"] = error
     language = context["lang"]
     if stage.phase == "question":
@@ -349,22 +335,41 @@ def _render(stage: Stage, status: int = 200, error: str | None = None, given: Se
     elif stage.phase == "feedback":
         assert stage.attempt is not None
         context.update(feedback(stage.attempt, stage.data, language), number=len(run.checkpoints))
-    if not wants_fragment():
+    if stage.phase == "play":
+        context["play_html"] = _play_html(stage, step_path, fragment)
+    if not fragment:
         return render_template("runs/show.html", **context), status
     context["fragment"] = True  # htmx sends the CSRF token in a header: the forms need no copy of it
-    if stage.phase == "play":  # the hot path: every drill step answers this
-        return play_fragment(context["table"], context["w"], context["step_url"], context["delay"]), status
     return render_template("runs/_run.html", **context), status
 
 
-def table_context(stage: Stage) -> dict[str, Any]:
+def _play_html(stage: Stage, step_path: str | None, fragment: bool) -> Markup:
+    """The `#run` section between questions: the table as this process drew it for the deal, seat,
+    play and language, and the step form (with the CSRF token on a page; htmx sends it in a header)."""
+    run = stage.run
+    locale = str(get_locale())
+    form = step_form(words(locale), _step_url(run, step_path), step_delay(stage.drill), run.cursor, stage.data.total,
+                     None if fragment else generate_csrf())
+    return Markup(play_section(drawn_table(stage.data, run.seat, run.cursor, locale), form))
+
+
+def table_context(stage: Stage, step_path: str | None = None) -> dict[str, Any]:
     """What `runs/_run.html` needs in every phase: the run, the drill, the table, the step URL, the words."""
     run, drill = stage.run, stage.drill
     locale = str(get_locale())
     return {"run": run, "drill": drill, "lang": lang(locale), "phase": stage.phase, "last": stage.last,
-            "table": table_view(stage.data, run.seat, run.cursor, locale),
-            "delay": max(50, round(1000 / drill.cards_per_second)),
-            "step_url": url_for("drills.step", run_id=run.id, at=run.cursor), "w": words(locale)}
+            "table_html": drawn_table(stage.data, run.seat, run.cursor, locale),
+            "step_url": _step_url(run, step_path), "w": words(locale)}
+
+
+def step_delay(drill: Drill) -> int:
+    """How long a play stays before htmx asks for the next, in ms (the drill's cards per second)."""
+    return max(50, round(1000 / drill.cards_per_second))
+
+
+def _step_url(run: RunRow, step_path: str | None) -> str:
+    """The address of the step from where the run stands (`step_path` is its base, when known)."""
+    return f"{step_path or url_for('drills.step', run_id=run.id)}?at={run.cursor}"
 
 
 def feedback(attempt: Attempt, data: DealData, language: str) -> dict[str, Any]:
@@ -400,61 +405,74 @@ def run_page(run_id: int) -> Any:
 @limiter.exempt
 @signed_in
 def step(run_id: int) -> Any:
-    """One more play (the Next button, or htmx after 1/cards_per_second seconds), or past an
-    answered checkpoint (Continue). `at` is the cursor the page showed: a repeated or stale step
-    changes nothing and shows where the run stands. (`at` comes in the URL, so that an htmx step
-    posts no body at all.)"""
+    """The play after `at` (the Next button, or htmx after 1/cards_per_second seconds), or past an
+    answered checkpoint (Continue). `at` is the cursor the page showed; a step may go on from it when
+    every checkpoint up to it is answered, else it shows where the run stands. The usual step is
+    answered from what this process knows of the run, its cursor move written behind
+    (`trainer.web.cursors`). (`at` comes in the URL, so that an htmx step posts no body at all.)"""
     at = request.args.get("at", type=int)
     if at is None:
         at = request.form.get("at", type=int)
-    moved = _moved_on(run_id, at)
-    if moved is not None:
-        if not wants_fragment():
-            return go(url_for("drills.run_page", run_id=run_id))
-        return _render(_stage(*moved), shown=True)
+    memory = run_plans().get(run_id)
+    if memory is None or memory.plan.user_id != current_user_id() or at is None or not memory.may_pass(at):
+        run, key = _load(run_id)
+        if run.status == DONE:
+            return go(url_for("drills.summary", run_id=run.id))
+        stage = _stage(run, key)  # notes an answered checkpoint at the cursor
+        memory = run_plans().get(run_id) or _memory_of(run, key)
+        if stage.attempt is not None and stage.index is not None:
+            memory.passed = max(memory.passed, stage.index + 1)
+        if at is None or not memory.may_pass(at):
+            return _current(stage)
+    return _step_on(run_id, memory.plan, at)
+
+
+def _step_on(run_id: int, plan: RunPlan, at: int) -> Any:
+    """Go on from play `at` (every checkpoint up to it answered): to the next play, to the next
+    question, or past the last checkpoint to the summary."""
+    if at >= plan.checkpoints[-1]:
+        _finish(run_id)
+        return go(url_for("drills.summary", run_id=run_id))
+    to = at + 1
+    if to in plan.checkpoints:
+        return _to_question(run_id, plan, to)
+    cursors().move(run_id, to)
+    if not wants_fragment():
+        cursors().flush(run_id)  # the page it redirects to may be served by another process
+        return go(url_for("drills.run_page", run_id=run_id))
+    run = RunRow(run_id, plan.user_id, plan.drill_id, plan.deal_pk, plan.seat, plan.seed, list(plan.checkpoints),
+                 to, ACTIVE, None)
+    stage = Stage(run, drills()[plan.drill_id], deal_cache().get(get_session, plan.deal_key), None, None)
+    return _play_html(stage, plan.step_path, fragment=True)  # the hot path: every drill step answers this
+
+
+def _to_question(run_id: int, plan: RunPlan, to: int) -> Any:
+    """Move the run to the checkpoint at play `to` and show its question, its showing time starting
+    now (a repeated step shows it again, from where it stands)."""
+    now = utcnow()
+    connection = get_connection()
+    with write_lock().held():  # a pending move of this run (to an earlier play) will change nothing
+        moved = connection.execute(TO_QUESTION, {"run": run_id, "user": plan.user_id, "to": to, "now": now}).rowcount
+        connection.commit()
+    if moved:  # the run was before this checkpoint: its question is new, unanswered
+        cursors().drop(run_id)
+        run = RunRow(run_id, plan.user_id, plan.drill_id, plan.deal_pk, plan.seat, plan.seed, list(plan.checkpoints),
+                     to, ACTIVE, now)
+        return _current(_stage(run, plan.deal_key, answered=False), shown=True)
     run, key = _load(run_id)
     if run.status == DONE:
         return go(url_for("drills.summary", run_id=run.id))
-    stage = _stage(run, key)
-    shown = False
-    if at == run.cursor and stage.phase != "question":
-        if stage.last:
-            _finish(run)
-            return go(url_for("drills.summary", run_id=run.id))
-        shown = _advance(run)
-        stage = _stage(run, key)
-    if not wants_fragment():
-        return go(url_for("drills.run_page", run_id=run.id))
-    return _render(stage, shown=shown)
+    return _current(_stage(run, key))
 
 
-def _advance(run: RunRow) -> bool:
-    """Move the cursor one play on, unless another request moved it first; True when that reached a
-    question (its showing time is set)."""
-    connection = get_connection()
-    values: dict[str, Any] = {"run": run.id, "at": run.cursor, "to": run.cursor + 1}
-    question = run.cursor + 1 in run.checkpoints
-    if question:
-        values["now"] = utcnow()
-    with write_lock().held():
-        moved = connection.execute(ADVANCE_TO_QUESTION if question else ADVANCE, values).rowcount
-        connection.commit()
-    if moved:
-        run.cursor += 1
-        if question:
-            run.shown_at = values["now"]
-        return question
-    fresh, _key = _load(run.id)
-    run.cursor, run.status, run.shown_at = fresh.cursor, fresh.status, fresh.shown_at
-    return False
-
-
-def _finish(run: RunRow) -> None:
+def _finish(run_id: int) -> None:
+    """End a run (its cursor where it is) and forget it, so that no step goes on from memory."""
     connection = get_connection()
     with write_lock().held():
-        connection.execute(sa.update(RUNS).where(RUNS.c.id == run.id, RUNS.c.status == ACTIVE)
+        connection.execute(sa.update(RUNS).where(RUNS.c.id == run_id, RUNS.c.status == ACTIVE)
                            .values(status=DONE, finished=utcnow()))
         connection.commit()
+    run_plans().pop(run_id)
 
 
 @bp.route("/runs/<int:run_id>/answer", methods=("POST",))
@@ -469,6 +487,7 @@ def answer(run_id: int) -> Any:
     checkpoint = request.form.get("checkpoint", type=int)
     if stage.phase != "question" or checkpoint != stage.index:
         return _current(stage)
+    assert checkpoint is not None  # it is the stage's checkpoint
     asked = _asked(stage)
     values = request.form.getlist("answer")
     try:
@@ -489,16 +508,17 @@ def answer(run_id: int) -> Any:
             db.commit()
     except sa.exc.IntegrityError:
         db.rollback()
+    _passed(run.id, checkpoint + 1)
     stage = _stage(run, key)
     return _current(stage)
 
 
-def _current(stage: Stage) -> Any:
+def _current(stage: Stage, shown: bool = False) -> Any:
     """After a POST that may have changed nothing: htmx gets the run where it stands, a form post
     is sent to the run page."""
     if not wants_fragment():
         return go(url_for("drills.run_page", run_id=stage.run.id))
-    return _render(stage)
+    return _render(stage, shown=shown)
 
 
 @bp.route("/runs/<int:run_id>/finish", methods=("POST",))
@@ -506,7 +526,7 @@ def _current(stage: Stage) -> Any:
 def finish(run_id: int) -> Any:
     """End a run early; the summary counts the checkpoints answered."""
     run, _key = _load(run_id)
-    _finish(run)
+    _finish(run.id)
     return go(url_for("drills.summary", run_id=run.id))
 
 

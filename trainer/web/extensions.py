@@ -2,19 +2,23 @@
 from __future__ import annotations
 
 import copy
-import threading
+import functools
 import time
-from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, Request, current_app, g, request, session
-from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from babel import Locale
+from flask import Flask, Request, Response, current_app, g, request, session
+from flask.globals import request_ctx
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_babel import Babel
 from flask_htmx import HTMX
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
 from itsdangerous import BadSignature
+
+from trainer.web.memo import Memo
 
 
 class RememberingCSRFProtect(CSRFProtect):
@@ -31,33 +35,37 @@ class RememberingCSRFProtect(CSRFProtect):
 
     def __init__(self) -> None:
         super().__init__()
-        self._valid: OrderedDict[tuple[str, str, str], bool] = OrderedDict()
-        self._lock = threading.Lock()
+        self._valid: Memo[tuple[str, str, str], bool] = Memo(self.SIZE)
 
     def protect(self, apply_exemptions: bool = False) -> None:
         """Check the request's token (see the class)."""
         config = current_app.config
+        if request.method not in config["WTF_CSRF_METHODS"]:
+            return  # as Flask-WTF: only state-changing methods carry a token
         if config["WTF_CSRF_TIME_LIMIT"] is not None or request.is_secure \
-                or request.method not in config["WTF_CSRF_METHODS"] \
                 or (apply_exemptions and (not request.endpoint or self._is_exempt())):
             super().protect(apply_exemptions)
             return
-        token = self._get_csrf_token()
+        token = self._header_token() if not request.content_length else self._get_csrf_token()
         secret = session.get(config["WTF_CSRF_FIELD_NAME"])
         key = (token, secret, str(config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key)) \
             if isinstance(token, str) and isinstance(secret, str) else None
-        if key is not None:
-            with self._lock:
-                if key in self._valid:
-                    self._valid.move_to_end(key)
-                    g.csrf_valid = True
-                    return
+        if key is not None and self._valid.get(key):
+            g.csrf_valid = True
+            return
         super().protect(apply_exemptions)  # raises (400) when the token is not valid
         if key is not None:
-            with self._lock:
-                self._valid[key] = True
-                while len(self._valid) > self.SIZE:
-                    self._valid.popitem(last=False)
+            self._valid.put(key, True)
+
+    @staticmethod
+    def _header_token() -> str | None:
+        """The token of a request without a body (an htmx step), which can only be in a header:
+        Flask-WTF's own lookup would parse the empty form first."""
+        for name in current_app.config["WTF_CSRF_HEADERS"]:
+            token = request.headers.get(name)
+            if token:
+                return token
+        return None
 
 
 class RememberingSessionInterface(SecureCookieSessionInterface):
@@ -72,41 +80,101 @@ class RememberingSessionInterface(SecureCookieSessionInterface):
     SIZE = 4096
 
     def __init__(self) -> None:
-        self._seen: OrderedDict[tuple[str, tuple[Any, ...]], tuple[dict[str, Any], float]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._seen: Memo[tuple[str, tuple[Any, ...]], tuple[dict[str, Any], float]] = Memo(self.SIZE)
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         """The request's session (see the class)."""
-        serializer = self.get_signing_serializer(app)
-        value = request.cookies.get(self.get_cookie_name(app))
-        if serializer is None or not value:
+        if not app.secret_key:
             return super().open_session(app, request)
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return self.session_class()
         key = (value, (app.secret_key, *(app.config["SECRET_KEY_FALLBACKS"] or ())))
         max_age = app.permanent_session_lifetime.total_seconds()
-        with self._lock:
-            found = self._seen.get(key)
+        found = self._seen.get(key)
         if found is not None and time.time() - found[1] <= max_age:
-            return self.session_class(copy.deepcopy(found[0]))
+            return self.session_class(fresh_copy(found[0]))
+        serializer = self.get_signing_serializer(app)
+        assert serializer is not None  # there is a secret key
         try:
             data, signed = serializer.loads(value, max_age=int(max_age), return_timestamp=True)
         except BadSignature:
             return self.session_class()
-        with self._lock:
-            self._seen[key] = (data, signed.timestamp())
-            while len(self._seen) > self.SIZE:
-                self._seen.popitem(last=False)
-        return self.session_class(copy.deepcopy(data))
+        self._seen.put(key, (data, signed.timestamp()))
+        return self.session_class(fresh_copy(data))
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        """Flask's, without reading the cookie settings when there is nothing to write (a session
+        neither changed nor to be refreshed: the usual case, a drill step)."""
+        if session.modified or (session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]):
+            super().save_session(app, session, response)
+        elif session.accessed:
+            vary = response.headers.get("Vary")
+            if not vary:
+                response.headers["Vary"] = "Cookie"
+            elif "cookie" not in (name.strip().lower() for name in vary.split(",")):
+                response.headers["Vary"] = f"{vary}, Cookie"
+
+
+def fresh_copy(data: dict[str, Any]) -> dict[str, Any]:
+    """A copy of session data that the request may change without touching `data`: shallow when
+    every value is immutable (the usual session: a user id, a CSRF secret, a language)."""
+    if all(isinstance(value, str | int | float | bool | None) for value in data.values()):
+        return dict(data)
+    return copy.deepcopy(data)
+
+
+class ViewLimiter(Limiter):
+    """Flask-Limiter for limits set on views only (`@limiter.limit`: log in, register).
+
+    Such a limit is checked by its decorator when the view is called. Flask-Limiter's hook before
+    every request looks for app-wide limits (default, application, meta): with none configured it is
+    dropped. Its hooks after a request (rate-limit headers) and at teardown run only for a request
+    the limiter has met (it then keeps its state on the request context), so that a drill step,
+    which has no limit, pays nothing for them.
+    """
+
+    APP_WIDE = ("RATELIMIT_DEFAULT", "RATELIMIT_APPLICATION", "RATELIMIT_META")
+
+    def init_app(self, app: Flask) -> None:
+        """Bind to `app`; without app-wide limits, no work in requests that have no limit."""
+        kinds: tuple[dict[Any, list[Any]], ...] = (app.before_request_funcs, app.after_request_funcs,
+                                                   app.teardown_request_funcs)
+        before = [list(hooks.get(None, [])) for hooks in kinds]
+        super().init_app(app)
+        if any(app.config.get(name) for name in self.APP_WIDE):
+            return
+        for hooks, old in zip(kinds, before, strict=True):
+            if None in hooks:
+                hooks[None] = old + [_when_limited(hook) for hook in hooks[None][len(old):]
+                                     if hooks is not app.before_request_funcs]
+
+
+def _when_limited(hook: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`hook` (after a request, or at teardown) run only when the limiter has met the request."""
+    @functools.wraps(hook)
+    def run(value: Any) -> Any:
+        if hasattr(request_ctx, "_limiter_request_context"):
+            return hook(value)
+        return value
+    return run
 
 
 csrf = RememberingCSRFProtect()
 htmx = HTMX()
-limiter = Limiter(key_func=get_remote_address)
+limiter = ViewLimiter(key_func=get_remote_address)
 babel = Babel()
 
 
-def select_locale() -> str:
+def select_locale() -> Locale:
     """The language chosen in the session (`/lang`), else the default (简体中文)."""
     chosen = session.get("lang")
-    if chosen in current_app.config["LANGUAGES"]:
-        return chosen
-    return current_app.config["BABEL_DEFAULT_LOCALE"]
+    if chosen not in current_app.config["LANGUAGES"]:
+        chosen = current_app.config["BABEL_DEFAULT_LOCALE"]
+    return _locale(chosen)
+
+
+@functools.cache
+def _locale(code: str) -> Locale:
+    """The babel `Locale` of a language code, parsed once."""
+    return Locale.parse(code)

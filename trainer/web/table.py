@@ -4,13 +4,14 @@ Deals never change once stored, so each app process parses a record and replays 
 once (`DealCache`, keyed by the row's key, record id and creation time, so a key reused after a
 deletion cannot serve a stale deal) and every step of every run on that deal reads from memory.
 The table's pieces (cards, hands, plays, labels) are drawn once per deal, seat and language too
-(`SeatTable`), so a drill step joins a few strings instead of rendering two dozen cards.
+(`SeatTable`), and the whole table once per deal, seat, play and language (`drawn_table`, the most
+recently used kept), so a drill step usually draws nothing at all.
 """
 from __future__ import annotations
 
 import bisect
-import threading
-from collections import Counter, OrderedDict
+import functools
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -37,6 +38,7 @@ from trainer.web.display import (
     suit_label,
     trump_label,
 )
+from trainer.web.memo import Memo
 from trainer.web.models import Deal
 
 DealKey = tuple[int, str, datetime]
@@ -48,6 +50,7 @@ class DealData:
     """A stored deal, parsed and replayed once: the record, its public events, its plays in order."""
 
     pk: int
+    key: DealKey
     record: DealRecord
     events: tuple[PlayEvent, ...]
     plays: tuple[tuple[int, int, tuple[Card, ...]], ...]
@@ -89,33 +92,26 @@ class DealData:
             sizes[seat] -= len(cards)
             hand_sizes.append((sizes[0], sizes[1], sizes[2], sizes[3]))
         positions = tuple(position_after(record, count) for count in range(len(plays) + 1))
-        return cls(deal.pk, record, tuple(public_events(record)), plays, positions, tuple(hand_sizes))
+        return cls(deal.pk, deal_key(deal), record, tuple(public_events(record)), plays, positions, tuple(hand_sizes))
 
 
 class DealCache:
     """The most recently used deals of one app process, parsed (thread-safe, bounded)."""
 
     def __init__(self, size: int = 512) -> None:
-        self.size = size
-        self._items: OrderedDict[DealKey, DealData] = OrderedDict()
-        self._lock = threading.Lock()
+        self._items: Memo[DealKey, DealData] = Memo(size)
 
     def get(self, session: Session | Callable[[], Session], key: DealKey) -> DealData:
         """The deal with this key, parsed; loaded from the database on a miss (`session` may be a
         function giving one, called only then)."""
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-                return found
+        found = self._items.get(key)
+        if found is not None:
+            return found
         deal = (session if isinstance(session, Session) else session()).get(Deal, key[0])
         if deal is None or deal.id != key[1]:
             raise LookupError(f"deal {key[0]} is gone")
         data = DealData.of(deal)
-        with self._lock:
-            self._items[key] = data
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+        self._items.put(key, data)
         return data
 
 
@@ -174,18 +170,26 @@ def card_html(view: CardView) -> str:
     return f'<i class="{view.css}">{escape(view.rank)}<b>{view.symbol}</b></i>'
 
 
+@functools.cache
+def drawn_card(face: int, trump: bool, locale: str) -> str:
+    """`card_html` of card `face` (0-53), a trump or not, in the language `locale` — the request's —
+    drawn once per process."""
+    assert str(get_locale()) == locale, (locale, get_locale())
+    return card_html(card_view(Card.from_index(face), trump=trump))
+
+
 class SeatTable:
     """The drawn pieces of one deal's table as one seat sees it, in one language: the seat labels,
     every card, and (memoised as they are asked for) the hand after each of the seat's own plays,
     each play, each trick's kind of lead. A drill step then only joins strings."""
 
-    def __init__(self, data: DealData, seat: int) -> None:
+    def __init__(self, data: DealData, seat: int, locale: str) -> None:
         record, ctx = data.record, data.record.ctx
         self.suit_labels = {key: str(escape(suit_label(key))) for key in SUIT_ORDER}
         self.combo_labels = combo_labels()
         self.data = data
         self.seat = seat
-        self.cards = [card_html(card_view(Card.from_index(face), ctx)) for face in range(54)]
+        self.cards = [drawn_card(face, ctx.is_trump(Card.from_index(face)), locale) for face in range(54)]
         self.labels = [seat_label((seat + place) % 4, record.banker, seat) for place in range(4)]
         self.trump = trump_label(ctx)
         self.level = str(record.data["level"]).upper()
@@ -278,7 +282,7 @@ def seat_table(data: DealData, seat: int, locale: str | None = None) -> SeatTabl
     key = (seat, locale or str(get_locale()))
     found = data.tables.get(key)
     if found is None:
-        found = data.tables[key] = SeatTable(data, seat)
+        found = data.tables[key] = SeatTable(data, seat, key[1])
     return found
 
 
@@ -341,11 +345,16 @@ def history(data: DealData, viewer: int, plays: int) -> list[PastTrick]:
     return tricks
 
 
-def play_fragment(table: TableView, w: Words, step_url: str, delay: int) -> str:
-    """The `#run` fragment of a run between questions, as `runs/_run.html` renders it for htmx (the
-    same markup, up to whitespace between tags; a test holds them together), built without Jinja:
-    it is what every drill step answers."""
-    out = ['<section id="run" class="run play">\n<div class="table">']
+def play_section(table_html: str, form_html: str) -> str:
+    """The `#run` section of a run between questions: the table, then the step form. It is what
+    every drill step answers, and what the run page shows then."""
+    return f'<section id="run" class="run play">\n{table_html}{form_html}\n</section>'
+
+
+def table_html(table: TableView, w: Words) -> str:
+    """The drill table — the four chairs, the trick on the table, my hand — drawn (built without
+    Jinja: a drill step draws one, on every play of every run)."""
+    out = ['<div class="table">']
     for seat in table.seats:
         who = escape(seat.label) + (Markup(" · ") + escape(w.cards(seat.cards_left)) if seat.place else "")
         out.append(f'\n<div class="chair {PLACES[seat.place]}{" wins" if seat.winning else ""}">\n'
@@ -360,10 +369,29 @@ def play_fragment(table: TableView, w: Words, step_url: str, delay: int) -> str:
                f"{escape(w.my_hand)}</p>\n{table.hand}\n")
     if table.buried:
         out.append(f'<p class="hint">{escape(w.buried)} {table.buried}</p>\n')
-    url = escape(step_url)
-    out.append(f'</div>\n<form class="step" method="post" action="{url}" hx-post="{url}" hx-target="#run" '
-               f'hx-swap="outerHTML" hx-trigger="submit, load delay:{delay}ms">\n'
-               f'<button type="submit" id="next">{escape(w.next_card)} ▶</button>\n'
-               f'<span class="hint">{escape(w.play_of % {"n": table.plays, "total": table.total})}</span>\n'
-               "</form>\n</section>")
+    out.append("</div>\n")
     return "".join(out)
+
+
+def step_form(w: Words, step_url: str, delay: int, plays: int, total: int, csrf_token: str | None = None) -> str:
+    """The step form (htmx posts it after `delay` ms; without JavaScript it is the Next button) and
+    how far the run is. A page's form carries the CSRF token; htmx sends it in a header instead."""
+    url = escape(step_url)
+    token = f'<input type="hidden" name="csrf_token" value="{escape(csrf_token)}">\n' if csrf_token else ""
+    return (f'<form class="step" method="post" action="{url}" hx-post="{url}" hx-target="#run" '
+            f'hx-swap="outerHTML" hx-trigger="submit, load delay:{delay}ms">\n{token}'
+            f'<button type="submit" id="next">{escape(w.next_card)} ▶</button>\n'
+            f'<span class="hint">{escape(w.play_of % {"n": plays, "total": total})}</span>\n'
+            "</form>")
+
+
+def drawn_table(data: DealData, seat: int, plays: int, locale: str) -> Markup:
+    """`table_html` after `plays` plays of `data` from `seat` in the language `locale`, drawn once per
+    app process (the most recently used are kept: `DRAWN_TABLES` of them)."""
+    memo: Memo[tuple[DealKey, int, int, str], Markup] = current_app.extensions["jipai_drawn_tables"]
+    key = (data.key, seat, plays, locale)
+    found = memo.get(key)
+    if found is None:
+        found = Markup(table_html(table_view(data, seat, plays, locale), words(locale)))
+        memo.put(key, found)
+    return found
