@@ -87,12 +87,14 @@ class Asked:
 
 
 def question_at(drill: Drill, record: DealRecord, seat: int, plays: int, seed: int, index: int,
-                events: Sequence[PlayEvent]) -> Asked:
+                events: Sequence[PlayEvent], snap: Snapshot | None = None) -> Asked:
     """The question at checkpoint `index` (after `plays` plays): a type drawn by the drill's weights
     from a generator seeded by (seed, index); when that type does not apply here, the drill's other
-    types by weight (heaviest first), then `trumps_unseen`, which always applies."""
+    types by weight (heaviest first), then `trumps_unseen`, which always applies. `snap` is what
+    `seat` knows then, when the caller has it (`snapshot_after`)."""
     position = position_after(record, plays)
-    snap = snapshot_after(record, seat, plays, events)
+    if snap is None:
+        snap = snapshot_after(record, seat, plays, events)
     facts = facts_json(snap, str(position))
     rng = random.Random(f"{seed}:{index}")
     picked = drill.pick_type(rng)

@@ -116,8 +116,8 @@ HTMX_VARY = ", ".join(HTMX_HEADERS)
 
 def _vary_on_htmx(response: Response) -> Response:
     """Every answer depends on whether htmx asked (fragment or page): say so to caches."""
-    if "Vary" not in response.headers:
-        response.headers["Vary"] = HTMX_VARY  # the usual case, without parsing a header set
+    if not response.headers.getlist("Vary"):  # the usual case (getlist: a missing header raises nothing)
+        response.headers["Vary"] = HTMX_VARY
         return response
     for header in HTMX_HEADERS:
         response.vary.add(header)

@@ -28,6 +28,7 @@ from trainer.drills.definitions import DRILLS_DIR, Drill, load_drills
 from trainer.drills.questions import Question
 from trainer.drills.runs import Asked, plan_run, question_at
 from trainer.engine.rules import PRESETS
+from trainer.tracking.tracker import Snapshot
 from trainer.web.auth import current_user_id, login_required, signed_in
 from trainer.web.cursors import CursorWriter
 from trainer.web.db import get_connection, get_session, write_lock
@@ -51,6 +52,7 @@ def init_app(app: Flask) -> None:
     app.extensions["jipai_deal_cache"] = DealCache(app.config.get("DEAL_CACHE_SIZE", 512))
     app.extensions["jipai_drawn_tables"] = Memo(app.config.get("DRAWN_TABLES", 16384))
     app.extensions["jipai_questions"] = Memo(app.config.get("QUESTIONS", 1024))
+    app.extensions["jipai_snapshots"] = Memo(app.config.get("SNAPSHOTS", 4096))
     plans: Memo[int, RunMemory] = Memo(app.config.get("RUN_PLAN_CACHE_SIZE", 4096))
     app.extensions["jipai_run_plans"] = plans
     app.extensions["jipai_cursors"] = CursorWriter(app.extensions["jipai_engine"], app.extensions["jipai_write_lock"],
@@ -302,7 +304,19 @@ def _asked(stage: Stage) -> Asked:
     found = memo.get(key)
     if found is None:
         found = question_at(stage.drill, stage.data.record, run.seat, run.cursor, run.seed, stage.index,
-                            stage.data.events)
+                            stage.data.events, snapshot_at(stage.data, run.seat, run.cursor))
+        memo.put(key, found)
+    return found
+
+
+def snapshot_at(data: DealData, seat: int, plays: int) -> Snapshot:
+    """What `seat` knows after `plays` plays of `data` (the tracker's snapshot), worked out once per
+    process: every run on the deal from that seat asks at the same trick ends."""
+    memo: Memo[tuple[DealKey, int, int], Snapshot] = current_app.extensions["jipai_snapshots"]
+    key = (data.key, seat, plays)
+    found = memo.get(key)
+    if found is None:
+        found = data.snapshot(seat, plays)
         memo.put(key, found)
     return found
 
@@ -377,7 +391,7 @@ def feedback(attempt: Attempt, data: DealData, language: str) -> dict[str, Any]:
     words, the explanation from the tracker, the time."""
     question = Question.from_json(attempt.question)
     plays = plays_at(data, attempt.position)
-    snap = data.snapshot(attempt.seat, plays)
+    snap = snapshot_at(data, attempt.seat, plays)
     return {"attempt": attempt, "question": question,
             "expected_text": answer_text(question, attempt.expected, language),
             "given_text": answer_text(question, attempt.given, language),

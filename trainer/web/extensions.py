@@ -36,6 +36,7 @@ class RememberingCSRFProtect(CSRFProtect):
     def __init__(self) -> None:
         super().__init__()
         self._valid: Memo[tuple[str, str, str], bool] = Memo(self.SIZE)
+        self._exempt_endpoints: dict[str, bool] = {}
 
     def protect(self, apply_exemptions: bool = False) -> None:
         """Check the request's token (see the class)."""
@@ -43,10 +44,12 @@ class RememberingCSRFProtect(CSRFProtect):
         if request.method not in config["WTF_CSRF_METHODS"]:
             return  # as Flask-WTF: only state-changing methods carry a token
         if config["WTF_CSRF_TIME_LIMIT"] is not None or request.is_secure \
-                or (apply_exemptions and (not request.endpoint or self._is_exempt())):
+                or (apply_exemptions and (not request.endpoint or self._exempt_endpoint(request.endpoint))):
             super().protect(apply_exemptions)
             return
-        token = self._header_token() if not request.content_length else self._get_csrf_token()
+        environ = request.environ
+        bodiless = environ.get("CONTENT_LENGTH") in (None, "", "0") and not environ.get("HTTP_TRANSFER_ENCODING")
+        token = self._header_token() if bodiless else self._get_csrf_token()
         secret = session.get(config["WTF_CSRF_FIELD_NAME"])
         key = (token, secret, str(config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key)) \
             if isinstance(token, str) and isinstance(secret, str) else None
@@ -56,6 +59,14 @@ class RememberingCSRFProtect(CSRFProtect):
         super().protect(apply_exemptions)  # raises (400) when the token is not valid
         if key is not None:
             self._valid.put(key, True)
+
+    def _exempt_endpoint(self, endpoint: str) -> bool:
+        """Flask-WTF's exemption of the endpoint's view (`csrf.exempt`), worked out once per endpoint
+        (views and exemptions are set before the first request)."""
+        found = self._exempt_endpoints.get(endpoint)
+        if found is None:
+            found = self._exempt_endpoints[endpoint] = self._is_exempt()
+        return found
 
     @staticmethod
     def _header_token() -> str | None:
@@ -109,7 +120,7 @@ class RememberingSessionInterface(SecureCookieSessionInterface):
         if session.modified or (session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]):
             super().save_session(app, session, response)
         elif session.accessed:
-            vary = response.headers.get("Vary")
+            vary = ", ".join(response.headers.getlist("Vary"))  # (a missing header raises nothing here)
             if not vary:
                 response.headers["Vary"] = "Cookie"
             elif "cookie" not in (name.strip().lower() for name in vary.split(",")):

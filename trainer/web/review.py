@@ -22,7 +22,7 @@ from trainer.tracking.explain import explain
 from trainer.tracking.facts import facts_json
 from trainer.web.auth import login_required
 from trainer.web.db import get_session
-from trainer.web.drills import drills, feedback, lang, plays_at
+from trainer.web.drills import drills, feedback, lang, plays_at, snapshot_at
 from trainer.web.models import Attempt, Deal, DrillRun
 from trainer.web.quiz import QUESTION_LABELS, answer_text, localise, seat_word, suit_name
 from trainer.web.responses import render_page
@@ -106,7 +106,7 @@ def show(attempt_id: int) -> Any:
     data = deal_cache().get(db, (attempt.deal_pk, deal_id, created))
     plays = plays_at(data, attempt.position)
     seat = attempt.seat
-    snap = data.snapshot(seat, plays)
+    snap = snapshot_at(data, seat, plays)
     facts = facts_json(snap, attempt.position)
     events = data.events[:plays]
     language = lang()

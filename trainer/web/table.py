@@ -25,6 +25,7 @@ from sqlmodel import Session
 
 from trainer.drills.runs import position_after, snapshot_after
 from trainer.engine.cards import Card
+from trainer.engine.trump import TrumpContext
 from trainer.records import DealRecord, Position, parse_record, plays_in_order
 from trainer.tracking.tracker import PlayEvent, Snapshot, public_events
 from trainer.web.display import (
@@ -185,15 +186,14 @@ class SeatTable:
 
     def __init__(self, data: DealData, seat: int, locale: str) -> None:
         record, ctx = data.record, data.record.ctx
-        self.suit_labels = {key: str(escape(suit_label(key))) for key in SUIT_ORDER}
-        self.combo_labels = combo_labels()
+        w = words(locale)
+        self.suit_labels, self.combo_labels, self.void = w.suit_labels, w.combo_labels, w.void
         self.data = data
         self.seat = seat
         self.cards = [drawn_card(face, ctx.is_trump(Card.from_index(face)), locale) for face in range(54)]
-        self.labels = [seat_label((seat + place) % 4, record.banker, seat) for place in range(4)]
-        self.trump = trump_label(ctx)
+        self.labels = [w.seat(seat, place, record.banker) for place in range(4)]
+        self.trump = w.trump_suit(ctx)
         self.level = str(record.data["level"]).upper()
-        self.void = str(escape(_("void (绝门)")))
         self.buried = self.draw(ctx.sort_hand(record.buried)) if seat == record.banker else None
         self.own = [number for number, (_trick, who, _cards) in enumerate(data.plays) if who == seat]
         self._hands: dict[int, Markup] = {}
@@ -256,7 +256,27 @@ class Words:
         self.next_card = _("Next card")
         self.failed_throw = _("Failed throw (甩牌失败): tried")
         self.buried = _("Buried by the banker")
+        self.suit_labels = {key: str(escape(suit_label(key))) for key in SUIT_ORDER}
+        self.combo_labels = combo_labels()
+        self.void = str(escape(_("void (绝门)")))
         self._cards: dict[int, str] = {}
+        self._seats: dict[tuple[int, int, int], str] = {}
+        self._trumps: dict[str | None, str] = {}
+
+    def seat(self, viewer: int, place: int, banker: int) -> str:
+        """The name of the seat at `place` (0 me … 3 上家) from `viewer`'s chair, with its side."""
+        found = self._seats.get((viewer, place, banker))
+        if found is None:
+            found = self._seats[(viewer, place, banker)] = seat_label((viewer + place) % 4, banker, viewer)
+        return found
+
+    def trump_suit(self, ctx: TrumpContext) -> str:
+        """The trump suit of `ctx` in words (无主 when there is none)."""
+        letter = ctx.trump.letter if ctx.trump is not None else None
+        found = self._trumps.get(letter)
+        if found is None:
+            found = self._trumps[letter] = trump_label(ctx)
+        return found
 
     def cards(self, count: int) -> str:
         """"N cards" (left in a hand)."""
