@@ -1,5 +1,6 @@
 """What the fast paths remember never changes what is allowed: remembered CSRF tokens and session
-cookies, the runs a step goes on with from memory, the write lock, the header's user name, /healthz."""
+cookies, the runs a step goes on with from memory, the write lock, the header's user name, /healthz,
+and the rate limiter's hooks, which run only where it limits."""
 from __future__ import annotations
 
 import re
@@ -7,7 +8,12 @@ import threading
 import time
 from datetime import timedelta
 
+import flask
+import pytest
+from flask_limiter.util import get_remote_address
+
 from trainer.web.db import WriteLock
+from trainer.web.extensions import ViewLimiter
 
 from .drilling import HX, at_value, run_row, start
 
@@ -103,3 +109,28 @@ def test_the_header_names_the_user_of_this_app(make_app, tmp_path) -> None:
 def test_healthz_says_ok(client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200 and response.text == "ok" and response.mimetype == "text/plain"
+
+
+def test_a_step_carries_no_rate_limit_work(make_app) -> None:
+    """The limiter's hooks run only for the views it limits: a login answer says the limit, a step not."""
+    app = make_app(RATELIMIT_ENABLED=True, LOGIN_RATE_LIMIT="5 per minute")
+    client = app.test_client()
+    login = client.post("/auth/login", data={"username": "nobody", "password": "wrong"})
+    assert login.status_code == 422 and login.headers["X-RateLimit-Limit"] == "5"
+    client.post("/auth/register", data={"username": "carol", "password": "correct horse",
+                                       "confirm": "correct horse"})
+    run_id = start(client, "trumps")
+    step = client.post(f"/runs/{run_id}/step?at=0", headers=HX)
+    assert step.status_code == 200 and "X-RateLimit-Limit" not in step.headers
+    for _ in range(5):
+        client.post("/auth/login", data={"username": "nobody", "password": "wrong"})
+    limited = client.post("/auth/login", data={"username": "nobody", "password": "wrong"})
+    assert limited.status_code == 429 and "Retry-After" in limited.headers
+
+
+def test_the_limiter_refuses_limits_it_would_not_check() -> None:
+    """App-wide and blueprint limits need the per-request hook `ViewLimiter` drops: they are refused."""
+    with pytest.raises(TypeError, match="default_limits"):
+        ViewLimiter(get_remote_address, default_limits=["1 per day"])
+    with pytest.raises(TypeError, match="blueprints"):
+        ViewLimiter(get_remote_address).limit("1 per day")(flask.Blueprint("b", __name__))

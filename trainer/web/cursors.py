@@ -30,15 +30,22 @@ log = logging.getLogger(__name__)
 
 RUNS = DrillRun.__table__  # type: ignore[attr-defined]
 MOVE = (sa.update(RUNS)
-        .where(RUNS.c.id == sa.bindparam("run"), RUNS.c.cursor < sa.bindparam("to"), RUNS.c.status == "active")
+        .where(RUNS.c.id == sa.bindparam("run"), RUNS.c.user_id == sa.bindparam("user"),
+               RUNS.c.seed == sa.bindparam("run_seed"), RUNS.c.cursor < sa.bindparam("to"), RUNS.c.status == "active")
         .values(cursor=sa.bindparam("to")))
-"""Move a run's cursor on to `to` (never back; a finished run stays where it ended)."""
+"""Move a run's cursor on to `to` (never back; a finished run stays where it ended). The owner and the
+seed are matched too: a run id freed by a deletion may be given to a new run, which a move recorded
+for the old one must not touch."""
 
 
 class CursorWriter:
     """The cursor moves of one app process not yet in the database, and the timer that writes them.
 
-    `move(run, to)` records that run `run` has been shown up to `to` plays; within `delay` seconds a
+    The writer has an engine of its own (one connection is enough: its writes are one at a time), so
+    that it never waits for the requests' pool while it holds the write lock that requests wait for.
+
+    `move(run, user, seed, to)` records that run `run` (of user `user`, with seed `seed`) has been
+    shown up to `to` plays; within `delay` seconds a
     timer thread writes every recorded move in one transaction (under the SQLite write lock).
     `on_stale(run)` is told of each run whose move changed nothing (finished meanwhile, or moved
     further by another process), so that what the process remembers of it can be dropped.
@@ -50,20 +57,23 @@ class CursorWriter:
         self.lock = lock
         self.delay = delay
         self.on_stale = on_stale
-        self._pending: dict[int, int] = {}
+        self._pending: dict[int, tuple[int, int, int]] = {}
+        """run id: (user, seed, furthest play shown)"""
         self._writing: frozenset[int] = frozenset()
         self._guard = threading.Lock()
         self._flushing = threading.Lock()
         self._timer: threading.Timer | None = None
         self._pid = 0
 
-    def move(self, run_id: int, to: int) -> None:
+    def move(self, run_id: int, user_id: int, seed: int, to: int) -> None:
         """Record that run `run_id` has been shown up to `to` plays; written at once when `delay` is 0."""
         if self.delay <= 0:
-            self._write({run_id: to})
+            self._write({run_id: (user_id, seed, to)})
             return
         with self._guard:
-            self._pending[run_id] = max(to, self._pending.get(run_id, 0))
+            known = self._pending.get(run_id)
+            if known is None or known[:2] != (user_id, seed) or known[2] < to:
+                self._pending[run_id] = (user_id, seed, to)
             if self._timer is None:
                 if self._pid != os.getpid():  # first move in this process (gunicorn forks the workers)
                     self._pid = os.getpid()
@@ -75,7 +85,8 @@ class CursorWriter:
     def pending(self, run_id: int) -> int | None:
         """The cursor recorded for `run_id` and not yet written, if any."""
         with self._guard:
-            return self._pending.get(run_id)
+            known = self._pending.get(run_id)
+        return known[2] if known is not None else None
 
     def drop(self, run_id: int) -> None:
         """Forget the pending move of `run_id` (the caller has just moved the run further itself)."""
@@ -102,8 +113,8 @@ class CursorWriter:
                 self._write(moves)
             except Exception:
                 log.exception("could not write %d drill cursors; they will be tried again", len(moves))
-                for moved, to in moves.items():
-                    self.move(moved, to)
+                for moved, (user_id, seed, to) in moves.items():
+                    self.move(moved, user_id, seed, to)
                 raise
             finally:
                 with self._guard:
@@ -116,7 +127,8 @@ class CursorWriter:
             self.flush()
 
     def close(self) -> None:
-        """Stop the timer and write what is pending (for an app being shut down)."""
+        """Stop the timer, write what is pending and close the writer's connections (for an app
+        being shut down)."""
         with self._guard:
             timer = self._timer
         if timer is not None:
@@ -124,11 +136,14 @@ class CursorWriter:
             if timer is not threading.current_thread():
                 timer.join()
         self.flush()
+        self.engine.dispose()
 
-    def _write(self, moves: dict[int, int]) -> None:
-        params = [{"run": run_id, "to": to} for run_id, to in sorted(moves.items())]
-        with self.lock.held(), self.engine.begin() as connection:
+    def _write(self, moves: dict[int, tuple[int, int, int]]) -> None:
+        params = [{"run": run_id, "user": user_id, "run_seed": seed, "to": to}
+                  for run_id, (user_id, seed, to) in sorted(moves.items())]
+        with self.engine.connect() as connection, self.lock.held():  # the connection first, as requests do
             stale = _unchanged(connection, params)
+            connection.commit()
         for run_id in stale:
             self.on_stale(run_id)
 

@@ -35,11 +35,12 @@ def normalise_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str) -> sa.Engine:
-    """An engine for `url`; SQLite connections get WAL, foreign keys and a busy timeout."""
+def make_engine(url: str, **options: Any) -> sa.Engine:
+    """An engine for `url` (`options` for `create_engine`, e.g. the pool's size); SQLite connections
+    get WAL, foreign keys and a busy timeout."""
     url = normalise_url(url)
     if url.startswith("sqlite"):
-        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 15})
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 15}, **options)
 
         @sa.event.listens_for(engine, "connect")
         def _sqlite_pragmas(connection: Any, _record: Any) -> None:
@@ -50,7 +51,7 @@ def make_engine(url: str) -> sa.Engine:
             cursor.close()
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True)
+    return sa.create_engine(url, pool_pre_ping=True, **options)
 
 
 def alembic_config(connection: sa.Connection | None = None) -> Config:

@@ -31,7 +31,7 @@ from trainer.engine.rules import PRESETS
 from trainer.tracking.tracker import Snapshot
 from trainer.web.auth import current_user_id, login_required, signed_in
 from trainer.web.cursors import CursorWriter
-from trainer.web.db import get_connection, get_session, write_lock
+from trainer.web.db import get_connection, get_session, make_engine, write_lock
 from trainer.web.extensions import limiter
 from trainer.web.library import _visible
 from trainer.web.memo import Memo
@@ -50,13 +50,14 @@ def init_app(app: Flask) -> None:
     """Load the curriculum (`DRILLS_DIR`) and make the app's deal cache."""
     app.extensions["jipai_drills"] = load_drills(Path(app.config.get("DRILLS_DIR") or DRILLS_DIR))
     app.extensions["jipai_deal_cache"] = DealCache(app.config.get("DEAL_CACHE_SIZE", 512))
-    app.extensions["jipai_drawn_tables"] = Memo(app.config.get("DRAWN_TABLES", 16384))
+    app.extensions["jipai_drawn_tables"] = Memo(app.config.get("DRAWN_TABLES", 8192))
     app.extensions["jipai_questions"] = Memo(app.config.get("QUESTIONS", 1024))
-    app.extensions["jipai_snapshots"] = Memo(app.config.get("SNAPSHOTS", 4096))
+    app.extensions["jipai_snapshots"] = Memo(app.config.get("SNAPSHOTS", 2048))
     plans: Memo[int, RunMemory] = Memo(app.config.get("RUN_PLAN_CACHE_SIZE", 4096))
     app.extensions["jipai_run_plans"] = plans
-    app.extensions["jipai_cursors"] = CursorWriter(app.extensions["jipai_engine"], app.extensions["jipai_write_lock"],
-                                                   app.config["CURSOR_WRITE_DELAY"], on_stale=plans.pop)
+    app.extensions["jipai_cursors"] = CursorWriter(make_engine(app.config["DATABASE_URL"], pool_size=1),
+                                                   app.extensions["jipai_write_lock"], app.config["CURSOR_WRITE_DELAY"],
+                                                   on_stale=plans.pop)
 
 
 def drills() -> dict[str, Drill]:
@@ -200,10 +201,15 @@ RUN_COLUMNS = [RUNS.c[name] for name in RunRow.__dataclass_fields__]
 LOAD_RUN = (sa.select(*RUN_COLUMNS, DEALS.c.id.label("deal_id"), DEALS.c.created.label("deal_created"))
             .join(DEALS, DEALS.c.pk == RUNS.c.deal_pk)
             .where(RUNS.c.id == sa.bindparam("run"), RUNS.c.user_id == sa.bindparam("user")))
-TO_QUESTION = (sa.update(RUNS).where(RUNS.c.id == sa.bindparam("run"), RUNS.c.user_id == sa.bindparam("user"),
-                                     RUNS.c.cursor < sa.bindparam("to"), RUNS.c.status == ACTIVE)
+THE_RUN = sa.and_(RUNS.c.id == sa.bindparam("run"), RUNS.c.user_id == sa.bindparam("user"),
+                  RUNS.c.seed == sa.bindparam("run_seed"))
+"""The run a process remembers, and no other: a run id freed by a deletion may be given to a new run
+(SQLite reuses the highest), so the writes made from memory also match the owner and the seed."""
+TO_QUESTION = (sa.update(RUNS).where(THE_RUN, RUNS.c.cursor < sa.bindparam("to"), RUNS.c.status == ACTIVE)
                .values(cursor=sa.bindparam("to"), shown_at=sa.bindparam("now")))
 """Show a run's next question: the cursor moves on to its checkpoint, and its showing time starts."""
+FINISH = sa.update(RUNS).where(THE_RUN, RUNS.c.status == ACTIVE).values(status=DONE, finished=sa.bindparam("now"))
+"""End a run, its cursor where it is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,18 +451,23 @@ def _step_on(run_id: int, plan: RunPlan, at: int) -> Any:
     """Go on from play `at` (every checkpoint up to it answered): to the next play, to the next
     question, or past the last checkpoint to the summary."""
     if at >= plan.checkpoints[-1]:
-        _finish(run_id)
+        _finish(run_id, plan)
         return go(url_for("drills.summary", run_id=run_id))
     to = at + 1
     if to in plan.checkpoints:
         return _to_question(run_id, plan, to)
-    cursors().move(run_id, to)
+    try:
+        data = deal_cache().get(get_session, plan.deal_key)
+    except LookupError:  # the deal (and so the run) was deleted: the run as it stands is a 404
+        run_plans().pop(run_id)
+        return _current(_stage(*_load(run_id)))
+    cursors().move(run_id, plan.user_id, plan.seed, to)
     if not wants_fragment():
         cursors().flush(run_id)  # the page it redirects to may be served by another process
         return go(url_for("drills.run_page", run_id=run_id))
     run = RunRow(run_id, plan.user_id, plan.drill_id, plan.deal_pk, plan.seat, plan.seed, list(plan.checkpoints),
                  to, ACTIVE, None)
-    stage = Stage(run, drills()[plan.drill_id], deal_cache().get(get_session, plan.deal_key), None, None)
+    stage = Stage(run, drills()[plan.drill_id], data, None, None)
     return _play_html(stage, plan.step_path, fragment=True)  # the hot path: every drill step answers this
 
 
@@ -466,7 +477,8 @@ def _to_question(run_id: int, plan: RunPlan, to: int) -> Any:
     now = utcnow()
     connection = get_connection()
     with write_lock().held():  # a pending move of this run (to an earlier play) will change nothing
-        moved = connection.execute(TO_QUESTION, {"run": run_id, "user": plan.user_id, "to": to, "now": now}).rowcount
+        moved = connection.execute(TO_QUESTION, {"run": run_id, "user": plan.user_id, "run_seed": plan.seed, "to": to,
+                                                 "now": now}).rowcount
         connection.commit()
     if moved:  # the run was before this checkpoint: its question is new, unanswered
         cursors().drop(run_id)
@@ -479,12 +491,11 @@ def _to_question(run_id: int, plan: RunPlan, to: int) -> Any:
     return _current(_stage(run, key))
 
 
-def _finish(run_id: int) -> None:
-    """End a run (its cursor where it is) and forget it, so that no step goes on from memory."""
+def _finish(run_id: int, run: RunPlan | RunRow) -> None:
+    """End the run (its cursor where it is) and forget it, so that no step goes on from memory."""
     connection = get_connection()
     with write_lock().held():
-        connection.execute(sa.update(RUNS).where(RUNS.c.id == run_id, RUNS.c.status == ACTIVE)
-                           .values(status=DONE, finished=utcnow()))
+        connection.execute(FINISH, {"run": run_id, "user": run.user_id, "run_seed": run.seed, "now": utcnow()})
         connection.commit()
     run_plans().pop(run_id)
 
@@ -540,7 +551,7 @@ def _current(stage: Stage, shown: bool = False) -> Any:
 def finish(run_id: int) -> Any:
     """End a run early; the summary counts the checkpoints answered."""
     run, _key = _load(run_id)
-    _finish(run.id)
+    _finish(run.id, run)
     return go(url_for("drills.summary", run_id=run.id))
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from babel import Locale
-from flask import Flask, Request, Response, current_app, g, request, session
+from flask import Blueprint, Flask, Request, Response, current_app, g, request, session
 from flask.globals import request_ctx
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_babel import Babel
@@ -146,6 +146,23 @@ class ViewLimiter(Limiter):
     """
 
     APP_WIDE = ("RATELIMIT_DEFAULT", "RATELIMIT_APPLICATION", "RATELIMIT_META")
+
+    def __init__(self, key_func: Callable[[], str], **options: Any) -> None:
+        for name in ("default_limits", "application_limits", "meta_limits"):
+            if options.get(name):  # they would need the hook this class drops
+                raise TypeError(f"ViewLimiter takes limits on views only, not {name} (set RATELIMIT_* instead)")
+        super().__init__(key_func, **options)
+
+    def limit(self, *args: Any, **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Flask-Limiter's limit, as a decorator of one view (a limit on a blueprint would need the
+        hook this class drops, so it is refused)."""
+        route_limit = super().limit(*args, **kwargs)
+
+        def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
+            if isinstance(view, Blueprint):
+                raise TypeError("ViewLimiter limits views, not blueprints")
+            return route_limit(view)
+        return decorate
 
     def init_app(self, app: Flask) -> None:
         """Bind to `app`; without app-wide limits, no work in requests that have no limit."""
