@@ -183,3 +183,17 @@ def test_pending_moves_are_written_when_the_process_exits(make_app, tmp_path: Pa
     with engine.connect() as connection:
         assert connection.execute(sa.select(DrillRun.cursor).where(DrillRun.id == run_id)).scalar_one() == 4
     engine.dispose()
+
+
+def test_a_step_on_a_deal_deleted_since_is_a_404_not_an_error(app, alice) -> None:
+    """The run is remembered, but its deal is gone from the database and from the process's deals."""
+    run_id = start(alice, "trumps")
+    alice.post(f"/runs/{run_id}/step?at=0", headers=HX)
+    plan = app.extensions["jipai_run_plans"].get(run_id).plan
+    app.extensions["jipai_cursors"].flush()
+    with app.extensions["jipai_engine"].begin() as connection:  # a shared deal, so straight in the database
+        connection.execute(sa.delete(Attempt).where(Attempt.run_id == run_id))
+        connection.execute(sa.delete(DrillRun).where(DrillRun.id == run_id))
+        connection.execute(sa.text("DELETE FROM deals WHERE pk = :pk"), {"pk": plan.deal_pk})
+    app.extensions["jipai_deal_cache"]._items.pop(plan.deal_key)
+    assert alice.post(f"/runs/{run_id}/step?at=1", headers=HX).status_code == 404

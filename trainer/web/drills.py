@@ -50,7 +50,7 @@ def init_app(app: Flask) -> None:
     """Load the curriculum (`DRILLS_DIR`) and make the app's deal cache."""
     app.extensions["jipai_drills"] = load_drills(Path(app.config.get("DRILLS_DIR") or DRILLS_DIR))
     app.extensions["jipai_deal_cache"] = DealCache(app.config.get("DEAL_CACHE_SIZE", 512))
-    app.extensions["jipai_drawn_tables"] = Memo(app.config.get("DRAWN_TABLES", 8192))
+    app.extensions["jipai_drawn_tables"] = Memo(app.config.get("DRAWN_TABLES", 16384))
     app.extensions["jipai_questions"] = Memo(app.config.get("QUESTIONS", 1024))
     app.extensions["jipai_snapshots"] = Memo(app.config.get("SNAPSHOTS", 2048))
     plans: Memo[int, RunMemory] = Memo(app.config.get("RUN_PLAN_CACHE_SIZE", 4096))

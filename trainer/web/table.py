@@ -374,6 +374,12 @@ def play_section(table_html: str, form_html: str) -> str:
 def table_html(table: TableView, w: Words) -> str:
     """The drill table — the four chairs, the trick on the table, my hand — drawn (built without
     Jinja: a drill step draws one, on every play of every run)."""
+    return "".join(table_parts(table, w))
+
+
+def table_parts(table: TableView, w: Words) -> tuple[str, ...]:
+    """`table_html` in pieces: the chairs and the centre, then my hand as `SeatTable` drew it (one
+    string shared by every play until my next), then the rest."""
     out = ['<div class="table">']
     for seat in table.seats:
         who = escape(seat.label) + (Markup(" · ") + escape(w.cards(seat.cards_left)) if seat.place else "")
@@ -386,11 +392,9 @@ def table_html(table: TableView, w: Words) -> str:
         out.append(f"<span>{escape(w.failed_throw)} {table.attempt}</span>\n")
     level = escape(w.level % {"level": table.level})
     out.append(f'</div>\n</div>\n<div class="mine">\n<p class="hint">{level} · {escape(w.trump)} {escape(table.trump)} · '
-               f"{escape(w.my_hand)}</p>\n{table.hand}\n")
-    if table.buried:
-        out.append(f'<p class="hint">{escape(w.buried)} {table.buried}</p>\n')
-    out.append("</div>\n")
-    return "".join(out)
+               f"{escape(w.my_hand)}</p>\n")
+    buried = f'<p class="hint">{escape(w.buried)} {table.buried}</p>\n' if table.buried else ""
+    return "".join(out), table.hand, f"\n{buried}</div>\n"
 
 
 def step_form(w: Words, step_url: str, delay: int, plays: int, total: int, csrf_token: str | None = None) -> str:
@@ -408,10 +412,10 @@ def step_form(w: Words, step_url: str, delay: int, plays: int, total: int, csrf_
 def drawn_table(data: DealData, seat: int, plays: int, locale: str) -> Markup:
     """`table_html` after `plays` plays of `data` from `seat` in the language `locale`, drawn once per
     app process (the most recently used are kept: `DRAWN_TABLES` of them)."""
-    memo: Memo[tuple[DealKey, int, int, str], Markup] = current_app.extensions["jipai_drawn_tables"]
+    memo: Memo[tuple[DealKey, int, int, str], tuple[str, ...]] = current_app.extensions["jipai_drawn_tables"]
     key = (data.key, seat, plays, locale)
     found = memo.get(key)
     if found is None:
-        found = Markup(table_html(table_view(data, seat, plays, locale), words(locale)))
+        found = table_parts(table_view(data, seat, plays, locale), words(locale))
         memo.put(key, found)
-    return found
+    return Markup("".join(found))
