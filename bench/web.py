@@ -7,8 +7,10 @@ that they split evenly). Each connection drills as a browser does: it opens a ru
 it play by play (htmx step POSTs carrying the cursor they were shown) until the run reaches its
 question, then opens the next run. The runs start at random plays, so that the connections do not
 all change runs at the same moment. After a warm-up (the workers meet the deals and runs, as a
-server that has been up a while has), the requests started in the next `--seconds` are measured,
-all connections busy throughout. Then the same on a trivial endpoint of the same app (`/healthz`).
+server that has been up a while has), the requests sent in the measured windows count, all
+connections busy throughout; the same connections then ask a trivial endpoint of the same app
+(`/healthz`). The two phases alternate in `--rounds` windows each (2 of 2 s by default), so that a
+machine shared with others, whose speed changes from one minute to the next, weighs on both alike.
 
 Prints requests per second and p50/p99 latency of the steps and of the trivial endpoint, their
 throughput ratio, the workers' CPU time per request of each, the bytes of a drill page and of a
@@ -167,10 +169,8 @@ class Drill:
         self.page_headers = {"Cookie": cookie}
         self.step_headers = {"Cookie": cookie, "HX-Request": "true", "X-CSRFToken": token, "Content-Length": "0"}
         self.path = ""
-
-    def first(self) -> tuple[str, bytes]:
-        """The first request: the first run's page."""
-        return self._next_run()
+        self.next = self._next_run()
+        """The request to send next (kept from one measured window to the next)."""
 
     def after(self, status: int, body: bytes) -> tuple[str, bytes]:
         """The request after an answer."""
@@ -190,26 +190,25 @@ class Drill:
 class Trivial:
     """One connection asking `/healthz` again and again."""
 
-    def first(self) -> tuple[str, bytes]:
-        """The first request."""
-        return "trivial", request("GET", "/healthz", {})
+    def __init__(self) -> None:
+        self.next = ("trivial", request("GET", "/healthz", {}))
 
     def after(self, status: int, body: bytes) -> tuple[str, bytes]:
         """The next request: the same."""
-        return self.first()
+        return self.next
 
 
 def drive(port: int, clients: list[Any], window: Window) -> dict[str, Any]:
-    """Run each client on a keep-alive connection of its own until the window ends: the latency of
-    every request sent inside it, by kind, the first answer's size of each kind, the statuses that
-    were not 200, the driver's CPU time."""
+    """Run each client on a keep-alive connection of its own until the window ends (each client's
+    next request is kept for the next window): the latency of every request sent inside it, by kind,
+    the first answer's size of each kind, the statuses that were not 200, the driver's CPU time."""
     poller = select.epoll()
     sockets: dict[int, tuple[socket.socket, Any]] = {}
     pending: dict[int, tuple[str, float, bytearray]] = {}
     times: dict[str, list[float]] = {}
     sizes: dict[str, int] = {}
     errors: list[int] = []
-    own = time.process_time()
+    own, began = time.process_time(), time.perf_counter()
 
     def send(fd: int, kind: str, data: bytes) -> None:
         sock = sockets[fd][0]
@@ -225,7 +224,7 @@ def drive(port: int, clients: list[Any], window: Window) -> dict[str, Any]:
         return fd
 
     for client in clients:
-        send(connect(client), *client.first())
+        send(connect(client), *client.next)
     while pending:
         for fd, _event in poller.poll(0.05):
             sock, client = sockets[fd]
@@ -249,7 +248,8 @@ def drive(port: int, clients: list[Any], window: Window) -> dict[str, Any]:
                 if status != 200:
                     errors.append(status)
             closing = CLOSE.search(buffer, 0, head + 2) is not None
-            if now >= window.end:  # this connection is done
+            client.next = client.after(status, body)
+            if now >= window.end:  # this connection is done for this window
                 poller.unregister(fd)
                 continue
             if closing:  # a server that closes after each answer: reconnect
@@ -257,7 +257,7 @@ def drive(port: int, clients: list[Any], window: Window) -> dict[str, Any]:
                 sock.close()
                 del sockets[fd]
                 fd = connect(client)
-            send(fd, *client.after(status, body))
+            send(fd, *client.next)
         window.tick(time.perf_counter())
     while len(window.cpu) < 2:
         time.sleep(max(0.0, window.end - time.perf_counter()))
@@ -266,7 +266,7 @@ def drive(port: int, clients: list[Any], window: Window) -> dict[str, Any]:
         sock.close()
     poller.close()
     return {"times": times, "sizes": sizes, "errors": errors, "driver_cpu": time.process_time() - own,
-            **window.figures()}
+            "wall": time.perf_counter() - began, **window.figures()}
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -279,15 +279,37 @@ def cpu_seconds(pids: list[int]) -> float:
 
 
 def driver(port: int, config_path: str, workers: list[int], connections: int, warm_up: float,
-           seconds: float) -> None:
-    """The second process: drive the drilling, then the trivial endpoint, each warmed up and then
-    measured; print JSON."""
+           seconds: float, rounds: int) -> None:
+    """The second process: a warm-up, then `rounds` windows of drilling, each followed by one of the
+    trivial endpoint (alternating, so that the machine's ups and downs fall on both alike); print
+    JSON."""
     config = json.loads(Path(config_path).read_text())
     runs = [run["id"] for run in config["runs"]]
     drills = [Drill(runs[index::connections], config["cookie"], config["token"]) for index in range(connections)]
-    steps = drive(port, drills, Window(warm_up, seconds, workers))
-    trivial = drive(port, [Trivial() for _ in range(connections)], Window(min(warm_up, 1), seconds, workers))
-    print(json.dumps({"steps": steps, "trivial": trivial, "calibration": calibration()}))
+    trivials = [Trivial() for _ in range(connections)]
+    steps, trivial = [], []
+    for round_ in range(rounds):
+        settle = warm_up if round_ == 0 else SETTLE  # a switch of phase lets the queues fill first
+        steps.append(drive(port, drills, Window(settle, seconds / rounds, workers)))
+        trivial.append(drive(port, trivials, Window(SETTLE, seconds / rounds, workers)))
+    print(json.dumps({"steps": merged(steps), "trivial": merged(trivial), "calibration": calibration()}))
+
+
+SETTLE = 0.25
+"""Seconds of load before a window after the first is measured."""
+
+
+def merged(windows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of several windows of one phase, together."""
+    times: dict[str, list[float]] = {}
+    sizes: dict[str, int] = {}
+    for window in windows:
+        for kind, values in window["times"].items():
+            times.setdefault(kind, []).extend(values)
+        for kind, size in window["sizes"].items():
+            sizes.setdefault(kind, size)
+    return {"times": times, "sizes": sizes, "errors": [e for window in windows for e in window["errors"]],
+            **{name: sum(window[name] for window in windows) for name in ("driver_cpu", "wall", "elapsed", "server_cpu")}}
 
 
 def calibration() -> float:
@@ -321,6 +343,7 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=4, help="how long each phase is measured")
     parser.add_argument("--warm-up", type=float, default=2, help="seconds of load before the steps are measured")
+    parser.add_argument("--rounds", type=int, default=2, help="alternating windows of each phase (they share --seconds)")
     parser.add_argument("--worker-class", default="gthread", help="gunicorn worker class (sync, gthread)")
     parser.add_argument("--threads", type=int, default=1, help="threads per gthread worker")
     parser.add_argument("--database-url", help="a PostgreSQL URL to use instead of SQLite (a schema of its own, "
@@ -329,7 +352,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.drive:
         driver(int(args.drive[0]), args.drive[1], [int(pid) for pid in args.drive[2].split(",")], args.connections,
-               args.warm_up, args.seconds)
+               args.warm_up, args.seconds, args.rounds)
         return
 
     folder = Path(tempfile.mkdtemp(prefix="jipai-bench-"))
@@ -363,7 +386,8 @@ def main() -> None:
                 raise SystemExit("gunicorn did not start")
             drive = subprocess.run([sys.executable, __file__, "--drive", str(port), str(config_path),
                                     ",".join(map(str, workers)), "--connections", str(args.connections),
-                                    "--warm-up", str(args.warm_up), "--seconds", str(args.seconds)],
+                                    "--warm-up", str(args.warm_up), "--seconds", str(args.seconds),
+                                    "--rounds", str(args.rounds)],
                                    capture_output=True, text=True, check=False)
             if drive.returncode:
                 raise SystemExit(f"the driver failed:\n{drive.stderr}")
@@ -389,7 +413,8 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
     print(f"gunicorn: 2 workers ({args.worker_class}"
           + (f", {args.threads} threads" if args.worker_class == "gthread" else "")
           + f"), {'PostgreSQL' if args.database_url else 'SQLite'}, {args.connections} concurrent connections, "
-            f"loopback; {args.warm_up:g} s warm-up, {args.seconds:g} s measured")
+            f"loopback; {args.warm_up:g} s warm-up, {args.seconds:g} s measured for each in {args.rounds} "
+            "alternating windows")
     print(f"drill steps:   {len(step_times)} requests, {len(step_times) / steps['elapsed']:7.0f} steps/s within "
           f"{mix_rate:.0f} requests/s of the mix, p50 {percentile(step_times, 50):5.1f} ms, p99 {p99:5.1f} ms")
     print(f"run page GETs: {len(page_times)} requests, p50 {percentile(page_times, 50):5.1f} ms, "
@@ -401,8 +426,8 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
     step_cpu = 1000 * steps["server_cpu"] / (len(step_times) + len(page_times))
     trivial_cpu = 1000 * trivial["server_cpu"] / len(trivial_times)
     print(f"workers' CPU per request: step mix {step_cpu:.2f} ms, /healthz {trivial_cpu:.2f} ms; the driver used "
-          f"{steps['driver_cpu'] / (steps['elapsed'] + args.warm_up):.0%} and "
-          f"{trivial['driver_cpu'] / (trivial['elapsed'] + min(args.warm_up, 1)):.0%} of a core")
+          f"{steps['driver_cpu'] / steps['wall']:.0%} and {trivial['driver_cpu'] / trivial['wall']:.0%} "
+          "of a core")
     print(f"bytes: drill page {steps['sizes'].get('page', 0)}, step fragment {steps['sizes'].get('step', 0)}")
     print(f"this machine now: a fixed Python loop takes {result['calibration']:.0f} ms (about 60 ms on a quiet one)")
     errors = steps["errors"] + trivial["errors"]
