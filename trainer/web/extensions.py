@@ -40,18 +40,19 @@ class RememberingCSRFProtect(CSRFProtect):
 
     def protect(self, apply_exemptions: bool = False) -> None:
         """Check the request's token (see the class)."""
-        config = current_app.config
-        if request.method not in config["WTF_CSRF_METHODS"]:
+        app, current = current_app._get_current_object(), request._get_current_object()  # type: ignore[attr-defined]
+        config = app.config
+        if current.method not in config["WTF_CSRF_METHODS"]:
             return  # as Flask-WTF: only state-changing methods carry a token
-        if config["WTF_CSRF_TIME_LIMIT"] is not None or request.is_secure \
-                or (apply_exemptions and (not request.endpoint or self._exempt_endpoint(request.endpoint))):
+        if config["WTF_CSRF_TIME_LIMIT"] is not None or current.is_secure \
+                or (apply_exemptions and (not current.endpoint or self._exempt_endpoint(current.endpoint))):
             super().protect(apply_exemptions)
             return
-        environ = request.environ
+        environ = current.environ
         bodiless = environ.get("CONTENT_LENGTH") in (None, "", "0") and not environ.get("HTTP_TRANSFER_ENCODING")
-        token = self._header_token() if bodiless else self._get_csrf_token()
+        token = _header_token(config, current) if bodiless else self._get_csrf_token()
         secret = session.get(config["WTF_CSRF_FIELD_NAME"])
-        key = (token, secret, str(config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key)) \
+        key = (token, secret, str(config.get("WTF_CSRF_SECRET_KEY") or app.secret_key)) \
             if isinstance(token, str) and isinstance(secret, str) else None
         if key is not None and self._valid.get(key):
             g.csrf_valid = True
@@ -68,15 +69,16 @@ class RememberingCSRFProtect(CSRFProtect):
             found = self._exempt_endpoints[endpoint] = self._is_exempt()
         return found
 
-    @staticmethod
-    def _header_token() -> str | None:
-        """The token of a request without a body (an htmx step), which can only be in a header:
-        Flask-WTF's own lookup would parse the empty form first."""
-        for name in current_app.config["WTF_CSRF_HEADERS"]:
-            token = request.headers.get(name)
-            if token:
-                return token
-        return None
+
+
+def _header_token(config: Any, current: Request) -> str | None:
+    """The CSRF token of a request without a body (an htmx step), which can only be in a header:
+    Flask-WTF's own lookup would parse the empty form first."""
+    for name in config["WTF_CSRF_HEADERS"]:
+        token = current.headers.get(name)
+        if token:
+            return token
+    return None
 
 
 class RememberingSessionInterface(SecureCookieSessionInterface):
@@ -196,9 +198,9 @@ babel = Babel()
 
 def select_locale() -> Locale:
     """The language chosen in the session (`/lang`), else the default (简体中文)."""
-    chosen = session.get("lang")
-    if chosen not in current_app.config["LANGUAGES"]:
-        chosen = current_app.config["BABEL_DEFAULT_LOCALE"]
+    chosen, config = session.get("lang"), current_app.config
+    if chosen not in config["LANGUAGES"]:
+        chosen = config["BABEL_DEFAULT_LOCALE"]
     return _locale(chosen)
 
 
