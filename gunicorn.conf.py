@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import gc
+import sys
 from typing import Any
+
+worker_class = "gthread"
+threads = 2
+"""Two request threads per worker: a request that takes long (a run's page, a question) does not
+hold up the drill steps queued behind it."""
+
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread runs before it offers the interpreter to the other (Python's default is 0.005):
+the steps waiting behind a long request get their turn within a millisecond."""
 
 
 def post_worker_init(worker: Any) -> None:
     """Once a worker has built the app (modules, config, templates, the curriculum), move all of it
-    out of the garbage collector's sight: a full collection then looks only at what requests made
-    since, instead of pausing a worker — and every request queued on it — for tens of milliseconds."""
+    out of the garbage collector's sight — a full collection then looks only at what requests made
+    since, instead of pausing a worker for tens of milliseconds — and let its threads take turns
+    every `SWITCH_INTERVAL`."""
     gc.freeze()
+    sys.setswitchinterval(SWITCH_INTERVAL)

@@ -21,7 +21,7 @@ Targets (issue 5): step p99 ≤ 30 ms at 32 connections, step throughput ≥ 40%
 endpoint's, a step fragment < 4 KB.
 
     .venv/bin/python bench/web.py [--connections 32] [--seconds 4] [--warm-up 2]
-                                  [--worker-class gthread] [--threads 1] [--database-url URL]
+                                  [--rounds 2] [--worker-class C] [--threads T] [--database-url URL]
 """
 from __future__ import annotations
 
@@ -208,6 +208,7 @@ def drive(port: int, clients: list[Any], window: Window) -> dict[str, Any]:
     times: dict[str, list[float]] = {}
     sizes: dict[str, int] = {}
     errors: list[int] = []
+    reconnections = 0
     own, began = time.process_time(), time.perf_counter()
 
     def send(fd: int, kind: str, data: bytes) -> None:
@@ -252,11 +253,12 @@ def drive(port: int, clients: list[Any], window: Window) -> dict[str, Any]:
             if now >= window.end:  # this connection is done for this window
                 poller.unregister(fd)
                 continue
-            if closing:  # a server that closes after each answer: reconnect
+            if closing:  # the server closed the connection after its answer: reconnect
                 poller.unregister(fd)
                 sock.close()
                 del sockets[fd]
                 fd = connect(client)
+                reconnections += 1
             send(fd, *client.next)
         window.tick(time.perf_counter())
     while len(window.cpu) < 2:
@@ -266,7 +268,7 @@ def drive(port: int, clients: list[Any], window: Window) -> dict[str, Any]:
         sock.close()
     poller.close()
     return {"times": times, "sizes": sizes, "errors": errors, "driver_cpu": time.process_time() - own,
-            "wall": time.perf_counter() - began, **window.figures()}
+            "wall": time.perf_counter() - began, "reconnections": reconnections, **window.figures()}
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -309,7 +311,7 @@ def merged(windows: list[dict[str, Any]]) -> dict[str, Any]:
         for kind, size in window["sizes"].items():
             sizes.setdefault(kind, size)
     return {"times": times, "sizes": sizes, "errors": [e for window in windows for e in window["errors"]],
-            **{name: sum(window[name] for window in windows) for name in ("driver_cpu", "wall", "elapsed", "server_cpu")}}
+            **{name: sum(window[name] for window in windows) for name in ("driver_cpu", "wall", "elapsed", "server_cpu", "reconnections")}}
 
 
 def calibration() -> float:
@@ -344,8 +346,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=4, help="how long each phase is measured")
     parser.add_argument("--warm-up", type=float, default=2, help="seconds of load before the steps are measured")
     parser.add_argument("--rounds", type=int, default=2, help="alternating windows of each phase (they share --seconds)")
-    parser.add_argument("--worker-class", default="gthread", help="gunicorn worker class (sync, gthread)")
-    parser.add_argument("--threads", type=int, default=1, help="threads per gthread worker")
+    parser.add_argument("--worker-class", help="gunicorn worker class (default: gunicorn.conf.py's, gthread)")
+    parser.add_argument("--threads", type=int, help="threads per gthread worker (default: gunicorn.conf.py's, 2)")
     parser.add_argument("--database-url", help="a PostgreSQL URL to use instead of SQLite (a schema of its own, "
                                                "dropped afterwards)")
     parser.add_argument("--drive", nargs=3, metavar=("PORT", "CONFIG", "WORKERS"), help=argparse.SUPPRESS)
@@ -368,9 +370,13 @@ def main() -> None:
         env = {**os.environ, "JIPAI_INSTANCE_PATH": str(instance), "SECRET_KEY": SECRET,
                "DATABASE_URL": url}
         gunicorn = [str(Path(sys.executable).with_name("gunicorn")), "-w", "2", "-b", f"127.0.0.1:{port}",
-                    "--worker-class", args.worker_class, "--threads", str(args.threads), "--keep-alive", "30",
-                    "--worker-connections", str(-(-args.connections // 2)),
-                    "--backlog", "256", "--log-level", "warning", "trainer.web:create_app()"]
+                    "--keep-alive", "30", "--worker-connections", str(-(-args.connections // 2)),
+                    "--backlog", "256", "--log-level", "warning"]
+        if args.worker_class:
+            gunicorn += ["--worker-class", args.worker_class]
+        if args.threads:
+            gunicorn += ["--threads", str(args.threads)]
+        gunicorn.append("trainer.web:create_app()")
         server = subprocess.Popen(gunicorn, env=env, cwd=ROOT)
         workers: list[int] = []
         try:
@@ -410,9 +416,10 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
     mix_rate = (len(step_times) + len(page_times)) / steps["elapsed"]
     trivial_rate = len(trivial_times) / trivial["elapsed"]
     p99 = percentile(step_times, 99)
-    print(f"gunicorn: 2 workers ({args.worker_class}"
-          + (f", {args.threads} threads" if args.worker_class == "gthread" else "")
-          + f"), {'PostgreSQL' if args.database_url else 'SQLite'}, {args.connections} concurrent connections, "
+    settings = ", ".join(f"{name} {value}" for name, value in (("worker class", args.worker_class),
+                                                               ("threads", args.threads)) if value)
+    print(f"gunicorn: 2 workers ({settings or 'as gunicorn.conf.py sets them'}), "
+          f"{'PostgreSQL' if args.database_url else 'SQLite'}, {args.connections} concurrent connections, "
             f"loopback; {args.warm_up:g} s warm-up, {args.seconds:g} s measured for each in {args.rounds} "
             "alternating windows")
     print(f"drill steps:   {len(step_times)} requests, {len(step_times) / steps['elapsed']:7.0f} steps/s within "
@@ -430,6 +437,9 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
           "of a core")
     print(f"bytes: drill page {steps['sizes'].get('page', 0)}, step fragment {steps['sizes'].get('step', 0)}")
     print(f"this machine now: a fixed Python loop takes {result['calibration']:.0f} ms (about 60 ms on a quiet one)")
+    if steps["reconnections"] or trivial["reconnections"]:
+        print(f"the server closed connections after an answer: {steps['reconnections']} while drilling, "
+              f"{trivial['reconnections']} on /healthz (reopened)")
     errors = steps["errors"] + trivial["errors"]
     if errors:
         print(f"errors: {len(errors)} answers were not 200 ({sorted(set(errors))})")

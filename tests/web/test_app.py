@@ -157,7 +157,8 @@ def test_the_shipped_starter_library_loads(make_app) -> None:
 
 
 def test_gunicorn_workers_put_what_they_built_at_start_out_of_the_collectors_sight() -> None:
-    """`gunicorn.conf.py` (read by gunicorn in the project folder) freezes a worker's start-up objects."""
+    """`gunicorn.conf.py` (read by gunicorn in the project folder) runs two threads per worker, which
+    take turns every millisecond, and freezes a worker's start-up objects."""
     import gc
     import importlib.util
 
@@ -165,9 +166,12 @@ def test_gunicorn_workers_put_what_they_built_at_start_out_of_the_collectors_sig
     assert spec is not None and spec.loader is not None
     settings = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(settings)
+    assert (settings.worker_class, settings.threads) == ("gthread", 2)
     assert gc.get_freeze_count() == 0
+    interval = sys.getswitchinterval()
     settings.post_worker_init(None)
     try:
-        assert gc.get_freeze_count() > 0
+        assert gc.get_freeze_count() > 0 and sys.getswitchinterval() == settings.SWITCH_INTERVAL == 0.001
     finally:
         gc.unfreeze()
+        sys.setswitchinterval(interval)
