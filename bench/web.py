@@ -1,11 +1,11 @@
 """Benchmark: drill steps under load, against a production server.
 
-Starts the app under gunicorn (2 workers, loopback, a free port) on a temporary SQLite instance
-seeded with the starter library and one user with drill runs in progress, then drives it from a
-second process with C concurrent keep-alive connections (default 32; each worker takes half, so
-that they split evenly). Each connection drills as a browser does: it opens a run's page, steps
-it play by play (htmx step POSTs carrying the cursor they were shown) until the run reaches its
-question, then opens the next run. The runs start at random plays, so that the connections do not
+Starts the app under gunicorn as the README runs it in production (2 workers, the settings of
+`gunicorn.conf.py`; loopback, a free port) on a temporary SQLite instance seeded with the starter
+library and one user with drill runs in progress, then drives it from a second process with C
+concurrent keep-alive connections (default 32). Each connection drills as a browser does: it opens
+a run's page, steps it play by play (htmx step POSTs carrying the cursor they were shown) until the
+run reaches its question, then opens the next run not yet drilled by any connection. The runs start at random plays, so that the connections do not
 all change runs at the same moment. After a warm-up (the workers meet the deals and runs, as a
 server that has been up a while has), the requests sent in the measured windows count, all
 connections busy throughout; the same connections then ask a trivial endpoint of the same app
@@ -13,7 +13,7 @@ connections busy throughout; the same connections then ask a trivial endpoint of
 machine shared with others, whose speed changes from one minute to the next, weighs on both alike.
 
 Prints requests per second and p50/p99 latency of the steps and of the trivial endpoint, their
-throughput ratio, the workers' CPU time per request of each, the bytes of a drill page and of a
+throughput ratio, the workers' CPU time per request of each and each worker's share of it, the bytes of a drill page and of a
 step fragment, and how long a fixed pure-Python loop takes here (to compare runs on machines of
 other speeds, or on a busy one).
 
@@ -37,6 +37,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -142,7 +143,7 @@ class Window:
         self.start = time.perf_counter() + warm_up
         self.end = self.start + seconds
         self.workers = workers
-        self.cpu: list[float] = []
+        self.cpu: list[list[float]] = []
 
     def tick(self, now: float) -> None:
         """Read the workers' CPU time when `now` has passed an end of the window."""
@@ -150,8 +151,8 @@ class Window:
             self.cpu.append(cpu_seconds(self.workers))
 
     def figures(self) -> dict[str, Any]:
-        """The window's length and the workers' CPU time in it."""
-        return {"elapsed": self.end - self.start, "server_cpu": self.cpu[1] - self.cpu[0]}
+        """The window's length and each worker's CPU time in it."""
+        return {"elapsed": self.end - self.start, "server_cpu": [end - start for start, end in zip(*self.cpu)]}
 
 
 def request(method: str, path: str, headers: dict[str, str]) -> bytes:
@@ -164,8 +165,9 @@ class Drill:
     """One connection's requests as a browser drilling sends them: a run's page, then its steps (each
     from the play the last answer showed) until the run reaches its question, then the next run."""
 
-    def __init__(self, runs: list[int], cookie: str, token: str) -> None:
+    def __init__(self, runs: deque[int], cookie: str, token: str) -> None:
         self.runs = runs
+        """The runs not yet drilled, shared by all connections (a faster connection takes more)."""
         self.page_headers = {"Cookie": cookie}
         self.step_headers = {"Cookie": cookie, "HX-Request": "true", "X-CSRFToken": token, "Content-Length": "0"}
         self.path = ""
@@ -182,8 +184,8 @@ class Drill:
 
     def _next_run(self) -> tuple[str, bytes]:
         if not self.runs:
-            raise SystemExit("a connection drilled all its runs before the end: seed more")
-        self.path = f"/runs/{self.runs.pop(0)}"
+            raise SystemExit("the connections drilled all the runs before the end: seed more")
+        self.path = f"/runs/{self.runs.popleft()}"
         return "page", request("GET", self.path, self.page_headers)
 
 
@@ -271,13 +273,14 @@ def drive(port: int, clients: list[Any], window: Window) -> dict[str, Any]:
             "wall": time.perf_counter() - began, "reconnections": reconnections, **window.figures()}
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """The CPU time (user and system) the processes `pids` have used so far."""
-    total = 0
+def cpu_seconds(pids: list[int]) -> list[float]:
+    """The CPU time (user and system) each of the processes `pids` has used so far."""
+    seconds = []
     for pid in pids:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of proc(5))
-    return total / os.sysconf("SC_CLK_TCK")
+        # utime, stime (fields 14 and 15 of proc(5))
+        seconds.append((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+    return seconds
 
 
 def driver(port: int, config_path: str, workers: list[int], connections: int, warm_up: float,
@@ -286,8 +289,8 @@ def driver(port: int, config_path: str, workers: list[int], connections: int, wa
     trivial endpoint (alternating, so that the machine's ups and downs fall on both alike); print
     JSON."""
     config = json.loads(Path(config_path).read_text())
-    runs = [run["id"] for run in config["runs"]]
-    drills = [Drill(runs[index::connections], config["cookie"], config["token"]) for index in range(connections)]
+    runs = deque(run["id"] for run in config["runs"])
+    drills = [Drill(runs, config["cookie"], config["token"]) for _ in range(connections)]
     trivials = [Trivial() for _ in range(connections)]
     steps, trivial = [], []
     for round_ in range(rounds):
@@ -311,7 +314,8 @@ def merged(windows: list[dict[str, Any]]) -> dict[str, Any]:
         for kind, size in window["sizes"].items():
             sizes.setdefault(kind, size)
     return {"times": times, "sizes": sizes, "errors": [e for window in windows for e in window["errors"]],
-            **{name: sum(window[name] for window in windows) for name in ("driver_cpu", "wall", "elapsed", "server_cpu", "reconnections")}}
+            "server_cpu": [sum(worker) for worker in zip(*(window["server_cpu"] for window in windows))],
+            **{name: sum(window[name] for window in windows) for name in ("driver_cpu", "wall", "elapsed", "reconnections")}}
 
 
 def calibration() -> float:
@@ -360,8 +364,8 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="jipai-bench-"))
     instance = folder / "instance"
     try:
-        # enough runs for 4,000 requests a second: a run gives about 75 steps (it starts in its first half)
-        runs = args.connections * max(4, round(4000 * (args.warm_up + args.seconds) / args.connections / 60))
+        # enough runs for 10,000 requests a second: a run gives about 75 steps (it starts in its first half)
+        runs = max(4 * args.connections, round(10_000 * (args.warm_up + args.seconds) / 60))
         url, drop = database(args.database_url, instance)
         config = seed(instance, runs, url)
         config_path = folder / "config.json"
@@ -370,8 +374,7 @@ def main() -> None:
         env = {**os.environ, "JIPAI_INSTANCE_PATH": str(instance), "SECRET_KEY": SECRET,
                "DATABASE_URL": url}
         gunicorn = [str(Path(sys.executable).with_name("gunicorn")), "-w", "2", "-b", f"127.0.0.1:{port}",
-                    "--keep-alive", "30", "--worker-connections", str(-(-args.connections // 2)),
-                    "--backlog", "256", "--log-level", "warning"]
+                    "--log-level", "warning"]
         if args.worker_class:
             gunicorn += ["--worker-class", args.worker_class]
         if args.threads:
@@ -408,6 +411,12 @@ def main() -> None:
     report(result, args)
 
 
+def shares(seconds: list[float]) -> str:
+    """Each worker's part of the workers' CPU time, as percentages (`52/48%`)."""
+    total = sum(seconds) or 1
+    return "/".join(f"{100 * part / total:.0f}" for part in seconds) + "%"
+
+
 def report(result: dict[str, Any], args: argparse.Namespace) -> None:
     """Print the figures and how they compare with the targets."""
     steps, trivial = result["steps"], result["trivial"]
@@ -430,13 +439,14 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
           f"p50 {percentile(trivial_times, 50):5.1f} ms, p99 {percentile(trivial_times, 99):5.1f} ms")
     ratio = mix_rate / trivial_rate
     print(f"throughput ratio (step mix / trivial): {ratio:.0%}")
-    step_cpu = 1000 * steps["server_cpu"] / (len(step_times) + len(page_times))
-    trivial_cpu = 1000 * trivial["server_cpu"] / len(trivial_times)
-    print(f"workers' CPU per request: step mix {step_cpu:.2f} ms, /healthz {trivial_cpu:.2f} ms; the driver used "
+    step_cpu = 1000 * sum(steps["server_cpu"]) / (len(step_times) + len(page_times))
+    trivial_cpu = 1000 * sum(trivial["server_cpu"]) / len(trivial_times)
+    print(f"workers' CPU per request: step mix {step_cpu:.2f} ms, /healthz {trivial_cpu:.2f} ms; each worker's "
+          f"share of it: {shares(steps['server_cpu'])} and {shares(trivial['server_cpu'])}; the driver used "
           f"{steps['driver_cpu'] / steps['wall']:.0%} and {trivial['driver_cpu'] / trivial['wall']:.0%} "
           "of a core")
     print(f"bytes: drill page {steps['sizes'].get('page', 0)}, step fragment {steps['sizes'].get('step', 0)}")
-    print(f"this machine now: a fixed Python loop takes {result['calibration']:.0f} ms (about 60 ms on a quiet one)")
+    print(f"this machine now: a fixed Python loop takes {result['calibration']:.0f} ms (40–60 ms on the quiet machines this bench was tuned on)")
     if steps["reconnections"] or trivial["reconnections"]:
         print(f"the server closed connections after an answer: {steps['reconnections']} while drilling, "
               f"{trivial['reconnections']} on /healthz (reopened)")

@@ -156,9 +156,19 @@ def test_the_shipped_starter_library_loads(make_app) -> None:
     assert _shared_count(app) == len(files) > 0
 
 
+def test_gunicorn_reads_the_workers_settings_from_the_project_folder() -> None:
+    """gunicorn started in the project folder, as the README runs it, takes `gunicorn.conf.py`: two
+    threads per worker and a listening socket per worker (`SO_REUSEPORT`)."""
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    printed = subprocess.run([str(gunicorn), "--print-config", "trainer.web:create_app()"], cwd=Path(__file__).parents[2],
+                             capture_output=True, text=True, timeout=60, check=True).stdout
+    settings = {name.strip(): value.strip() for name, _, value in (line.partition(" = ") for line in printed.splitlines())}
+    assert (settings["worker_class"], settings["threads"], settings["reuse_port"]) == ("gthread", "2", "True")
+
+
 def test_gunicorn_workers_put_what_they_built_at_start_out_of_the_collectors_sight() -> None:
-    """`gunicorn.conf.py` (read by gunicorn in the project folder) runs two threads per worker, which
-    take turns every millisecond, and freezes a worker's start-up objects."""
+    """`gunicorn.conf.py`'s worker hook freezes a worker's start-up objects and lets its threads take
+    turns every millisecond."""
     import gc
     import importlib.util
 
@@ -166,7 +176,6 @@ def test_gunicorn_workers_put_what_they_built_at_start_out_of_the_collectors_sig
     assert spec is not None and spec.loader is not None
     settings = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(settings)
-    assert (settings.worker_class, settings.threads) == ("gthread", 2)
     assert gc.get_freeze_count() == 0
     interval = sys.getswitchinterval()
     settings.post_worker_init(None)
