@@ -17,7 +17,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from trainer.web import db
 from trainer.web.db import PROJECT_ROOT
-from trainer.web.extensions import babel, csrf, htmx, limiter, select_locale
+from trainer.web.extensions import add_vary, babel, csrf, htmx, limiter, select_locale
 
 LANGUAGES = ("zh", "en")
 
@@ -111,16 +111,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 
 HTMX_HEADERS = ("HX-Request", "HX-History-Restore-Request", "HX-Request-Type")
-HTMX_VARY = ", ".join(HTMX_HEADERS)
 
 
 def _vary_on_htmx(response: Response) -> Response:
     """Every answer depends on whether htmx asked (fragment or page): say so to caches."""
-    if not response.headers.getlist("Vary"):  # the usual case (getlist: a missing header raises nothing)
-        response.headers["Vary"] = HTMX_VARY
-        return response
-    for header in HTMX_HEADERS:
-        response.vary.add(header)
+    add_vary(response, HTMX_HEADERS)
     return response
 
 

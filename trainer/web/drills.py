@@ -226,6 +226,11 @@ class RunPlan:
     deal_key: DealKey
     step_path: str
 
+    def row(self, run_id: int, cursor: int, shown_at: datetime | None = None) -> RunRow:
+        """The active run `run_id` of this plan with its cursor at `cursor`, as if read."""
+        return RunRow(run_id, self.user_id, self.drill_id, self.deal_pk, self.seat, self.seed, list(self.checkpoints),
+                      cursor, ACTIVE, shown_at)
+
 
 @dataclass(slots=True)
 class RunMemory:
@@ -307,24 +312,16 @@ def _asked(stage: Stage) -> Asked:
     assert stage.index is not None
     key = (stage.data.key, stage.drill.id, run.seat, run.cursor, run.seed, stage.index)
     memo: Memo[tuple[Any, ...], Asked] = current_app.extensions["jipai_questions"]
-    found = memo.get(key)
-    if found is None:
-        found = question_at(stage.drill, stage.data.record, run.seat, run.cursor, run.seed, stage.index,
-                            stage.data.events, snapshot_at(stage.data, run.seat, run.cursor))
-        memo.put(key, found)
-    return found
+    return memo.get_or_make(key, lambda: question_at(stage.drill, stage.data.record, run.seat, run.cursor, run.seed,
+                                                     stage.index, stage.data.events,
+                                                     snapshot_at(stage.data, run.seat, run.cursor)))
 
 
 def snapshot_at(data: DealData, seat: int, plays: int) -> Snapshot:
     """What `seat` knows after `plays` plays of `data` (the tracker's snapshot), worked out once per
     process: every run on the deal from that seat asks at the same trick ends."""
     memo: Memo[tuple[DealKey, int, int], Snapshot] = current_app.extensions["jipai_snapshots"]
-    key = (data.key, seat, plays)
-    found = memo.get(key)
-    if found is None:
-        found = data.snapshot(seat, plays)
-        memo.put(key, found)
-    return found
+    return memo.get_or_make((data.key, seat, plays), lambda: data.snapshot(seat, plays))
 
 
 def _mark_shown(run: RunRow) -> None:
@@ -465,9 +462,7 @@ def _step_on(run_id: int, plan: RunPlan, at: int) -> Any:
     if not wants_fragment():
         cursors().flush(run_id)  # the page it redirects to may be served by another process
         return go(url_for("drills.run_page", run_id=run_id))
-    run = RunRow(run_id, plan.user_id, plan.drill_id, plan.deal_pk, plan.seat, plan.seed, list(plan.checkpoints),
-                 to, ACTIVE, None)
-    stage = Stage(run, drills()[plan.drill_id], data, None, None)
+    stage = Stage(plan.row(run_id, to), drills()[plan.drill_id], data, None, None)
     return _play_html(stage, plan.step_path, fragment=True)  # the hot path: every drill step answers this
 
 
@@ -482,9 +477,7 @@ def _to_question(run_id: int, plan: RunPlan, to: int) -> Any:
         connection.commit()
     if moved:  # the run was before this checkpoint: its question is new, unanswered
         cursors().drop(run_id)
-        run = RunRow(run_id, plan.user_id, plan.drill_id, plan.deal_pk, plan.seat, plan.seed, list(plan.checkpoints),
-                     to, ACTIVE, now)
-        return _current(_stage(run, plan.deal_key, answered=False), shown=True)
+        return _current(_stage(plan.row(run_id, to, now), plan.deal_key, answered=False), shown=True)
     run, key = _load(run_id)
     if run.status == DONE:
         return go(url_for("drills.summary", run_id=run.id))

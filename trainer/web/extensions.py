@@ -70,7 +70,6 @@ class RememberingCSRFProtect(CSRFProtect):
         return found
 
 
-
 def _header_token(config: Any, current: Request) -> str | None:
     """The CSRF token of a request without a body (an htmx step), which can only be in a header:
     Flask-WTF's own lookup would parse the empty form first."""
@@ -122,11 +121,20 @@ class RememberingSessionInterface(SecureCookieSessionInterface):
         if session.modified or (session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]):
             super().save_session(app, session, response)
         elif session.accessed:
-            vary = ", ".join(response.headers.getlist("Vary"))  # (a missing header raises nothing here)
-            if not vary:
-                response.headers["Vary"] = "Cookie"
-            elif "cookie" not in (name.strip().lower() for name in vary.split(",")):
-                response.headers["Vary"] = f"{vary}, Cookie"
+            add_vary(response, ("Cookie",))
+
+
+def add_vary(response: Response, names: tuple[str, ...]) -> None:
+    """Add the request headers `names` to the response's `Vary`, those it does not name yet (without
+    parsing a header set: this runs on every answer)."""
+    vary = ", ".join(response.headers.getlist("Vary"))  # (a missing header raises nothing here)
+    if not vary:
+        response.headers["Vary"] = ", ".join(names)
+        return
+    named = {name.strip().lower() for name in vary.split(",")}
+    missing = [name for name in names if name.lower() not in named]
+    if missing:
+        response.headers["Vary"] = ", ".join((vary, *missing))
 
 
 def fresh_copy(data: dict[str, Any]) -> dict[str, Any]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -39,6 +40,15 @@ class Memo(Generic[K, V]):
             self._items.move_to_end(key)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
+
+    def get_or_make(self, key: K, make: Callable[[], V]) -> V:
+        """The item at `key`, made by `make()` and remembered when missing (`make` runs outside the
+        lock: two threads missing at once may both make it, and the later one is kept)."""
+        found = self.get(key)
+        if found is None:
+            found = make()
+            self.put(key, found)
+        return found
 
     def pop(self, key: K) -> None:
         """Forget the item at `key`, if any."""

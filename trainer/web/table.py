@@ -105,15 +105,12 @@ class DealCache:
     def get(self, session: Session | Callable[[], Session], key: DealKey) -> DealData:
         """The deal with this key, parsed; loaded from the database on a miss (`session` may be a
         function giving one, called only then)."""
-        found = self._items.get(key)
-        if found is not None:
-            return found
-        deal = (session if isinstance(session, Session) else session()).get(Deal, key[0])
-        if deal is None or deal.id != key[1]:
-            raise LookupError(f"deal {key[0]} is gone")
-        data = DealData.of(deal)
-        self._items.put(key, data)
-        return data
+        def load() -> DealData:
+            deal = (session if isinstance(session, Session) else session()).get(Deal, key[0])
+            if deal is None or deal.id != key[1]:
+                raise LookupError(f"deal {key[0]} is gone")
+            return DealData.of(deal)
+        return self._items.get_or_make(key, load)
 
 
 def deal_cache() -> DealCache:
@@ -413,9 +410,6 @@ def drawn_table(data: DealData, seat: int, plays: int, locale: str) -> Markup:
     """`table_html` after `plays` plays of `data` from `seat` in the language `locale`, drawn once per
     app process (the most recently used are kept: `DRAWN_TABLES` of them)."""
     memo: Memo[tuple[DealKey, int, int, str], tuple[str, ...]] = current_app.extensions["jipai_drawn_tables"]
-    key = (data.key, seat, plays, locale)
-    found = memo.get(key)
-    if found is None:
-        found = table_parts(table_view(data, seat, plays, locale), words(locale))
-        memo.put(key, found)
-    return Markup("".join(found))
+    parts = memo.get_or_make((data.key, seat, plays, locale),
+                             lambda: table_parts(table_view(data, seat, plays, locale), words(locale)))
+    return Markup("".join(parts))
