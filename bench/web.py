@@ -115,8 +115,12 @@ def database(url: str | None, instance: Path) -> tuple[str, Any]:
     base = sa.make_url(normalise_url(url))
     schema = f"jipai_bench_{uuid.uuid4().hex[:10]}"
     admin = sa.create_engine(base)
-    with admin.begin() as connection:
-        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        with admin.begin() as connection:
+            connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    except sa.exc.SQLAlchemyError as error:
+        raise SystemExit(f"web.py: cannot make a schema in {base.render_as_string()}: "
+                         f"{str(getattr(error, 'orig', None) or error).strip()}") from None
 
     def drop() -> None:
         with admin.begin() as connection:
@@ -356,6 +360,14 @@ def main() -> None:
                                                "dropped afterwards)")
     parser.add_argument("--drive", nargs=3, metavar=("PORT", "CONFIG", "WORKERS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    for name, low in (("connections", 1), ("rounds", 1), ("threads", 1), ("warm_up", 0)):
+        value = getattr(args, name)
+        if value is not None and value < low:
+            parser.error(f"--{name.replace('_', '-')} must be at least {low}, not {value:g}")
+    if args.seconds <= 0:
+        parser.error(f"--seconds must be more than 0, not {args.seconds:g}")
+    if args.database_url and not args.database_url.startswith(("postgresql:", "postgresql+", "postgres:")):
+        parser.error(f"--database-url must be a PostgreSQL URL (postgresql://…), not {args.database_url!r}")
     if args.drive:
         driver(int(args.drive[0]), args.drive[1], [int(pid) for pid in args.drive[2].split(",")], args.connections,
                args.warm_up, args.seconds, args.rounds)
@@ -363,6 +375,7 @@ def main() -> None:
 
     folder = Path(tempfile.mkdtemp(prefix="jipai-bench-"))
     instance = folder / "instance"
+    drop = None
     try:
         # enough runs for 10,000 requests a second: a run gives about 75 steps (it starts in its first half)
         runs = max(4 * args.connections, round(10_000 * (args.warm_up + args.seconds) / 60))
