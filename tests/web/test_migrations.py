@@ -1,14 +1,19 @@
-"""The schema comes from the alembic migrations, and they match the SQLModel models exactly."""
+"""The schema comes from the alembic migrations, and they match the SQLModel models exactly; migrations
+keep the data they find (0003: accounts whose names differ only in case)."""
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlmodel import SQLModel
+from werkzeug.security import generate_password_hash
 
 import trainer.web.models  # noqa: F401  (every table on the metadata)
 from trainer.web.db import alembic_config, make_engine, upgrade
@@ -41,3 +46,83 @@ def test_the_app_database_matches_the_models(app) -> None:
 def test_one_head() -> None:
     script = ScriptDirectory.from_config(alembic_config())
     assert len(script.get_heads()) == 1
+
+
+@pytest.fixture
+def blank_database(tmp_path: Path, server_database: str | None) -> Iterator[str]:
+    """An empty database of this test's own: a SQLite file, or (with DATABASE_URL) a new PostgreSQL schema."""
+    if not server_database:
+        yield f"sqlite:///{tmp_path / 'blank.sqlite'}"
+        return
+    base = sa.make_url(server_database).update_query_dict({}, append=False)
+    schema = f"jipai_migrate_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(base)
+    with admin.begin() as connection:
+        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield base.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as connection:
+            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+LEGACY_USERS = ["Dupe", "dupe", "Émile", "émile", "DUPE", "bob"]
+"""Accounts made before migration 0003, in id order: near-duplicates that `lower()` let through on
+SQLite (non-ASCII) or that registered at the same moment (ASCII)."""
+
+
+def test_0003_keeps_every_account_of_names_equal_but_for_case(blank_database: str, make_app) -> None:
+    engine = make_engine(blank_database)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0002")
+        for name in LEGACY_USERS:
+            connection.execute(sa.text("INSERT INTO users (username, password_hash, created) VALUES (:name, :hash, :now)"),
+                               {"name": name, "hash": generate_password_hash(f"{name} horse", "pbkdf2:sha256:1000"),
+                                "now": "2026-11-30 12:00:00"})
+        user_ids = dict(connection.execute(sa.text("SELECT username, id FROM users")).all())
+        connection.execute(sa.text(
+            "INSERT INTO deals (id, owner_id, record, rules, custom_rules, level, trump, banker, complete, tricks,"
+            " source_kind, created) VALUES ('0123456789abcdef', :owner, '{}', 'standard', false, '2', 'S', 0, true,"
+            " 25, 'import', '2026-11-30 12:00:00')"), {"owner": user_ids["dupe"]})
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "head")
+    assert _differences(engine) == []
+    with engine.connect() as connection:
+        rows = connection.execute(sa.text("SELECT id, username, name_key, session_token FROM users ORDER BY id")).all()
+        deals = connection.execute(sa.text("SELECT owner_id FROM deals WHERE owner_id IS NOT NULL")).all()
+    ids = {name: user_ids[name] for name in LEGACY_USERS}
+    assert [row.name_key for row in rows] == ["dupe", f"dupe#{ids['dupe']}", "émile", f"émile#{ids['émile']}",
+                                              f"dupe#{ids['DUPE']}", "bob"]
+    assert len({row.session_token for row in rows}) == len(rows) and all(len(row.session_token) >= 32 for row in rows)
+    assert deals == [(ids["dupe"],)]  # no table was rebuilt (a rebuild of users would cascade-delete deals)
+    engine.dispose()
+
+    client = make_app(DATABASE_URL=blank_database).test_client()
+    for name in LEGACY_USERS:  # every account logs in by its exact name
+        login = client.post("/auth/login", data={"username": name, "password": f"{name} horse"})
+        assert login.status_code == 303, name
+        assert f">{name}</a>" in client.get("/").text
+        client.post("/auth/logout")
+    assert client.post("/auth/login", data={"username": "dUPE", "password": "Dupe horse"}).status_code == 303
+    client.post("/auth/logout")  # another spelling reaches the oldest account
+    taken = client.post("/auth/register", data={"username": "ÉMILE", "password": "correct horse",
+                                                "confirm": "correct horse"})
+    assert taken.status_code == 422
+
+
+def test_0003_goes_down_and_up_again(blank_database: str) -> None:
+    engine = make_engine(blank_database)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "head")
+        connection.execute(sa.text("INSERT INTO users (username, name_key, password_hash, session_token, failed_logins,"
+                                   " created) VALUES ('Ann', 'ann', 'x', 'token', 0, '2026-12-01 12:00:00')"))
+        command.downgrade(alembic_config(connection), "0002")
+    assert {column["name"] for column in sa.inspect(engine).get_columns("users")} == \
+        {"id", "username", "password_hash", "created"}
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "head")
+    assert _differences(engine) == []
+    with engine.connect() as connection:
+        assert connection.execute(sa.text("SELECT name_key FROM users")).scalar() == "ann"
+    engine.dispose()
