@@ -127,7 +127,7 @@ def test_a_drill_in_the_browser(live_app) -> None:
 
             page.click("header button.link:has-text('退出')")  # log out: the session ends everywhere
             page.wait_for_url(f"{base}/")
-            assert page.locator("a.who").count() == 0
+            assert page.locator(".who").count() == 0
             assert violations == []
         finally:
             browser.close()

@@ -102,7 +102,7 @@ def test_0003_keeps_every_account_of_names_equal_but_for_case(blank_database: st
     for name in LEGACY_USERS:  # every account logs in by its exact name
         login = client.post("/auth/login", data={"username": name, "password": f"{name} horse"})
         assert login.status_code == 303, name
-        assert f">{name}</a>" in client.get("/").text
+        assert f'<span class="who">{name}</span>' in client.get("/").text
         client.post("/auth/logout")
     assert client.post("/auth/login", data={"username": "dUPE", "password": "Dupe horse"}).status_code == 303
     client.post("/auth/logout")  # another spelling reaches the oldest account
