@@ -2,7 +2,6 @@
 keep the data they find (0003: accounts whose names differ only in case)."""
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +16,8 @@ from werkzeug.security import generate_password_hash
 
 import trainer.web.models  # noqa: F401  (every table on the metadata)
 from trainer.web.db import alembic_config, make_engine, upgrade
+
+from .conftest import new_schema
 
 
 def _differences(engine: sa.Engine) -> list:
@@ -54,17 +55,8 @@ def blank_database(tmp_path: Path, server_database: str | None) -> Iterator[str]
     if not server_database:
         yield f"sqlite:///{tmp_path / 'blank.sqlite'}"
         return
-    base = sa.make_url(server_database).update_query_dict({}, append=False)
-    schema = f"jipai_migrate_{uuid.uuid4().hex[:10]}"
-    admin = sa.create_engine(base)
-    with admin.begin() as connection:
-        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    try:
-        yield base.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
-    finally:
-        with admin.begin() as connection:
-            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
+    with new_schema(server_database, "jipai_migrate") as url:
+        yield url
 
 
 LEGACY_USERS = ["Dupe", "dupe", "Émile", "émile", "DUPE", "bob"]
