@@ -200,6 +200,35 @@ def test_a_registration_race_makes_one_account_and_an_answer_in_words(app, monke
     assert len(_users(app)) == 1
 
 
+def test_the_login_lookup_uses_an_index(app, accounts) -> None:
+    """The query that finds the account of a typed name reads an index, not the whole table."""
+    engine = app.extensions["jipai_engine"]
+    seen: list[tuple[str, object]] = []
+
+    def keep(_connection, _cursor, statement, parameters, _context, _many) -> None:
+        if statement.lstrip().upper().startswith("SELECT") and "FROM users" in statement:
+            seen.append((statement, parameters))
+
+    accounts.sign_up("alice")
+    accounts.logout()
+    sa.event.listen(engine, "before_cursor_execute", keep)
+    try:
+        assert accounts.login("ALICE", "wrong horse").status_code == 422
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", keep)
+    assert seen
+    with engine.connect() as connection:
+        for statement, parameters in seen:
+            if engine.dialect.name == "sqlite":
+                plan = " / ".join(row[-1] for row in connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}",
+                                                                               parameters))
+                assert "SCAN" not in plan, plan
+            else:
+                connection.exec_driver_sql("SET enable_seqscan = off")  # a small table: ask for an index
+                plan = " / ".join(row[0] for row in connection.exec_driver_sql(f"EXPLAIN {statement}", parameters))
+                assert "Seq Scan" not in plan, plan
+
+
 # The login limit per account, and passwords hard to guess
 
 def test_failed_logins_are_limited_per_account_across_processes_and_addresses(make_app) -> None:
