@@ -2,6 +2,7 @@
 keep the data they find (0003: accounts whose names differ only in case)."""
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from sqlmodel import SQLModel
 from werkzeug.security import generate_password_hash
 
 import trainer.web.models  # noqa: F401  (every table on the metadata)
-from trainer.web.db import alembic_config, make_engine, upgrade
+from trainer.web.db import MIGRATIONS, alembic_config, make_engine, upgrade
 
 from .conftest import new_schema
 
@@ -117,4 +118,42 @@ def test_0003_goes_down_and_up_again(blank_database: str) -> None:
     assert _differences(engine) == []
     with engine.connect() as connection:
         assert connection.execute(sa.text("SELECT name_key FROM users")).scalar() == "ann"
+    engine.dispose()
+
+
+REBUILD_USERS = """from alembic import op
+import sqlalchemy as sa
+
+revision = "9999"
+down_revision = {head!r}
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("users", recreate="always") as batch_op:
+        batch_op.alter_column("username", existing_type=sa.String(length=40), nullable=False)
+"""
+
+
+def test_a_migration_that_rebuilds_users_keeps_their_deals(tmp_path: Path, monkeypatch) -> None:
+    """SQLite: a batch-mode rebuild of `users` drops the table; the start-up migration keeps foreign
+    keys off meanwhile, so the drop deletes no deal by cascade."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'rebuild.sqlite'}")
+    upgrade(engine, str(tmp_path))
+    with engine.begin() as connection:
+        connection.execute(sa.text("INSERT INTO users (username, name_key, password_hash, session_token, failed_logins,"
+                                   " created) VALUES ('ann', 'ann', 'x', 'token', 0, '2026-12-01 12:00:00')"))
+        connection.execute(sa.text(
+            "INSERT INTO deals (id, owner_id, record, rules, custom_rules, level, trump, banker, complete, tricks,"
+            " source_kind, created) VALUES ('0123456789abcdef', 1, '{}', 'standard', 0, '2', 'S', 0, 1, 25,"
+            " 'import', '2026-12-01 12:00:00')"))
+    migrations = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS, migrations, ignore=shutil.ignore_patterns("__pycache__"))
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    (migrations / "versions" / "9999_rebuild_users.py").write_text(REBUILD_USERS.format(head=head))
+    monkeypatch.setattr("trainer.web.db.MIGRATIONS", migrations)
+    upgrade(engine, str(tmp_path))
+    with engine.connect() as connection:
+        assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "9999"
+        assert connection.execute(sa.text("SELECT count(*) FROM deals WHERE owner_id = 1")).scalar() == 1
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1  # on again for the app
     engine.dispose()
