@@ -10,6 +10,7 @@ import json
 import os
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,14 +38,11 @@ def starter_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.fixture(scope="session")
-def server_database() -> Iterator[str | None]:
-    """A fresh PostgreSQL schema's URL when DATABASE_URL is set, else None."""
-    if not SERVER_URL:
-        yield None
-        return
-    base = sa.make_url(normalise_url(SERVER_URL))
-    schema = f"jipai_test_{uuid.uuid4().hex[:10]}"
+@contextmanager
+def new_schema(url: str, prefix: str) -> Iterator[str]:
+    """A new PostgreSQL schema on the server of `url` (dropped afterwards): the URL that uses it."""
+    base = sa.make_url(normalise_url(url))
+    schema = f"{prefix}_{uuid.uuid4().hex[:10]}"
     admin = sa.create_engine(base)
     with admin.begin() as connection:
         connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
@@ -54,6 +52,16 @@ def server_database() -> Iterator[str | None]:
         with admin.begin() as connection:
             connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def server_database() -> Iterator[str | None]:
+    """A fresh PostgreSQL schema's URL when DATABASE_URL is set, else None."""
+    if not SERVER_URL:
+        yield None
+        return
+    with new_schema(SERVER_URL, "jipai_test") as url:
+        yield url
 
 
 def _empty_tables(url: str) -> None:

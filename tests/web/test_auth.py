@@ -106,8 +106,8 @@ def test_logout_is_a_post(alice) -> None:
 
 def test_csrf_refuses_a_post_without_token(make_app) -> None:
     client = make_app(WTF_CSRF_ENABLED=True).test_client()
-    refused = client.post("/auth/register", data={"username": "mallory", "password": "12345678",
-                                                  "confirm": "12345678"})
+    refused = client.post("/auth/register", data={"username": "mallory", "password": "correct horse",
+                                                  "confirm": "correct horse"})
     assert refused.status_code == 400
     assert "表单已过期" in refused.text and "Traceback" not in refused.text
     refused_htmx = client.post("/auth/login", data={"username": "a", "password": "b"}, headers=HX)
@@ -119,8 +119,8 @@ def test_csrf_accepts_the_form_token_and_the_htmx_header(make_app) -> None:
     page = client.get("/auth/register")
     token = _token(page.text)
     assert f'hx-headers:inherited=\'{{"X-CSRFToken": "{token}"}}\'' in page.text
-    registered = client.post("/auth/register", data={"username": "alice", "password": "12345678",
-                                                     "confirm": "12345678", "csrf_token": token})
+    registered = client.post("/auth/register", data={"username": "alice", "password": "correct horse",
+                                                     "confirm": "correct horse", "csrf_token": token})
     assert registered.status_code == 303
     token = _token(client.get("/deals/new").text)
     made = client.post("/deals/generate", data={"rules": "standard", "count": "1"},
@@ -133,12 +133,12 @@ def test_csrf_accepts_the_form_token_and_the_htmx_header(make_app) -> None:
 def test_every_post_form_carries_a_token(make_app) -> None:
     client = make_app(WTF_CSRF_ENABLED=True).test_client()
     token = _token(client.get("/auth/register").text)
-    client.post("/auth/register", data={"username": "alice", "password": "12345678", "confirm": "12345678",
+    client.post("/auth/register", data={"username": "alice", "password": "correct horse", "confirm": "correct horse",
                                         "csrf_token": token})
     token = _token(client.get("/deals/new").text)  # signing in starts a new session, with a new token
     client.post("/deals/generate", data={"rules": "standard", "count": "1", "csrf_token": token})
     deal_id = re.search(r'/deals/([0-9a-f]{16})"', client.get("/deals?whose=mine").text).group(1)
-    for path in ("/", "/auth/login", "/deals", "/deals/new", f"/deals/{deal_id}"):
+    for path in ("/", "/auth/login", "/deals", "/deals/new", f"/deals/{deal_id}", "/account/password"):
         text = client.get(path).text
         forms = re.findall(r"<form[^>]*>.*?</form>", text, re.DOTALL)
         posts = [form for form in forms if 'method="post"' in form]

@@ -18,7 +18,7 @@ from trainer.drills.definitions import DRILLS_DIR
 from trainer.drills.questions import QUESTION_TYPES, Question
 from trainer.drills.runs import plan_run
 from trainer.records import parse_record
-from trainer.web.models import Attempt, Deal, DrillRun, utcnow
+from trainer.web.models import Attempt, Deal, DrillRun, User, utcnow
 
 from .drilling import (
     DRILLS,
@@ -431,7 +431,9 @@ def test_the_drill_table_shows_the_trick_and_the_hand_at_every_play(app, alice, 
         from flask import session as flask_session
 
         flask_session["lang"] = lang
-        flask_session["user_id"] = run_row(app, run_ids[0]).user_id
+        user_id = run_row(app, run_ids[0]).user_id
+        with session(app) as db:  # alice's session: her id and her session token
+            flask_session.update(user_id=user_id, session_token=db.get(User, user_id).session_token)
         w = words(lang)
         for run_id in run_ids:
             data = _stage(*_load(run_id)).data

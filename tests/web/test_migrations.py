@@ -1,17 +1,24 @@
-"""The schema comes from the alembic migrations, and they match the SQLModel models exactly."""
+"""The schema comes from the alembic migrations, and they match the SQLModel models exactly; migrations
+keep the data they find (0003: accounts whose names differ only in case)."""
 from __future__ import annotations
 
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlmodel import SQLModel
+from werkzeug.security import generate_password_hash
 
 import trainer.web.models  # noqa: F401  (every table on the metadata)
-from trainer.web.db import alembic_config, make_engine, upgrade
+from trainer.web.db import MIGRATIONS, alembic_config, make_engine, upgrade
+
+from .conftest import new_schema
 
 
 def _differences(engine: sa.Engine) -> list:
@@ -41,3 +48,112 @@ def test_the_app_database_matches_the_models(app) -> None:
 def test_one_head() -> None:
     script = ScriptDirectory.from_config(alembic_config())
     assert len(script.get_heads()) == 1
+
+
+@pytest.fixture
+def blank_database(tmp_path: Path, server_database: str | None) -> Iterator[str]:
+    """An empty database of this test's own: a SQLite file, or (with DATABASE_URL) a new PostgreSQL schema."""
+    if not server_database:
+        yield f"sqlite:///{tmp_path / 'blank.sqlite'}"
+        return
+    with new_schema(server_database, "jipai_migrate") as url:
+        yield url
+
+
+LEGACY_USERS = ["Dupe", "dupe", "Émile", "émile", "DUPE", "bob"]
+"""Accounts made before migration 0003, in id order: near-duplicates that `lower()` let through on
+SQLite (non-ASCII) or that registered at the same moment (ASCII)."""
+
+
+def test_0003_keeps_every_account_of_names_equal_but_for_case(blank_database: str, make_app) -> None:
+    engine = make_engine(blank_database)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0002")
+        for name in LEGACY_USERS:
+            connection.execute(sa.text("INSERT INTO users (username, password_hash, created) VALUES (:name, :hash, :now)"),
+                               {"name": name, "hash": generate_password_hash(f"{name} horse", "pbkdf2:sha256:1000"),
+                                "now": "2026-11-30 12:00:00"})
+        user_ids = dict(connection.execute(sa.text("SELECT username, id FROM users")).all())
+        connection.execute(sa.text(
+            "INSERT INTO deals (id, owner_id, record, rules, custom_rules, level, trump, banker, complete, tricks,"
+            " source_kind, created) VALUES ('0123456789abcdef', :owner, '{}', 'standard', false, '2', 'S', 0, true,"
+            " 25, 'import', '2026-11-30 12:00:00')"), {"owner": user_ids["dupe"]})
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "head")
+    assert _differences(engine) == []
+    with engine.connect() as connection:
+        rows = connection.execute(sa.text("SELECT id, username, name_key, session_token FROM users ORDER BY id")).all()
+        deals = connection.execute(sa.text("SELECT owner_id FROM deals WHERE owner_id IS NOT NULL")).all()
+    ids = {name: user_ids[name] for name in LEGACY_USERS}
+    assert [row.name_key for row in rows] == ["dupe", f"dupe#{ids['dupe']}", "émile", f"émile#{ids['émile']}",
+                                              f"dupe#{ids['DUPE']}", "bob"]
+    assert len({row.session_token for row in rows}) == len(rows) and all(len(row.session_token) >= 32 for row in rows)
+    assert deals == [(ids["dupe"],)]  # no table was rebuilt (a rebuild of users would cascade-delete deals)
+    engine.dispose()
+
+    client = make_app(DATABASE_URL=blank_database).test_client()
+    for name in LEGACY_USERS:  # every account logs in by its exact name
+        login = client.post("/auth/login", data={"username": name, "password": f"{name} horse"})
+        assert login.status_code == 303, name
+        assert f'<span class="who">{name}</span>' in client.get("/").text
+        client.post("/auth/logout")
+    assert client.post("/auth/login", data={"username": "dUPE", "password": "Dupe horse"}).status_code == 303
+    client.post("/auth/logout")  # another spelling reaches the oldest account
+    taken = client.post("/auth/register", data={"username": "ÉMILE", "password": "correct horse",
+                                                "confirm": "correct horse"})
+    assert taken.status_code == 422
+
+
+def test_0003_goes_down_and_up_again(blank_database: str) -> None:
+    engine = make_engine(blank_database)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "head")
+        connection.execute(sa.text("INSERT INTO users (username, name_key, password_hash, session_token, failed_logins,"
+                                   " created) VALUES ('Ann', 'ann', 'x', 'token', 0, '2026-12-01 12:00:00')"))
+        command.downgrade(alembic_config(connection), "0002")
+    assert {column["name"] for column in sa.inspect(engine).get_columns("users")} == \
+        {"id", "username", "password_hash", "created"}
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "head")
+    assert _differences(engine) == []
+    with engine.connect() as connection:
+        assert connection.execute(sa.text("SELECT name_key FROM users")).scalar() == "ann"
+    engine.dispose()
+
+
+REBUILD_USERS = """from alembic import op
+import sqlalchemy as sa
+
+revision = "9999"
+down_revision = {head!r}
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("users", recreate="always") as batch_op:
+        batch_op.alter_column("username", existing_type=sa.String(length=40), nullable=False)
+"""
+
+
+def test_a_migration_that_rebuilds_users_keeps_their_deals(tmp_path: Path, monkeypatch) -> None:
+    """SQLite: a batch-mode rebuild of `users` drops the table; the start-up migration keeps foreign
+    keys off meanwhile, so the drop deletes no deal by cascade."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'rebuild.sqlite'}")
+    upgrade(engine, str(tmp_path))
+    with engine.begin() as connection:
+        connection.execute(sa.text("INSERT INTO users (username, name_key, password_hash, session_token, failed_logins,"
+                                   " created) VALUES ('ann', 'ann', 'x', 'token', 0, '2026-12-01 12:00:00')"))
+        connection.execute(sa.text(
+            "INSERT INTO deals (id, owner_id, record, rules, custom_rules, level, trump, banker, complete, tricks,"
+            " source_kind, created) VALUES ('0123456789abcdef', 1, '{}', 'standard', 0, '2', 'S', 0, 1, 25,"
+            " 'import', '2026-12-01 12:00:00')"))
+    migrations = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS, migrations, ignore=shutil.ignore_patterns("__pycache__"))
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    (migrations / "versions" / "9999_rebuild_users.py").write_text(REBUILD_USERS.format(head=head))
+    monkeypatch.setattr("trainer.web.db.MIGRATIONS", migrations)
+    upgrade(engine, str(tmp_path))
+    with engine.connect() as connection:
+        assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "9999"
+        assert connection.execute(sa.text("SELECT count(*) FROM deals WHERE owner_id = 1")).scalar() == 1
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1  # on again for the app
+    engine.dispose()

@@ -17,7 +17,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from trainer.web import db
 from trainer.web.db import PROJECT_ROOT
-from trainer.web.extensions import add_vary, babel, csrf, htmx, limiter, select_locale
+from trainer.web.extensions import SECURITY_HEADERS, add_security_headers, add_vary, babel, csrf, htmx, limiter, \
+    select_locale
 
 LANGUAGES = ("zh", "en")
 
@@ -31,7 +32,6 @@ def _secret_key(instance_path: str) -> str:
     """The secret kept in the instance folder, generated on first use."""
     path = Path(instance_path) / "secret_key"
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(descriptor, "w") as file:
             file.write(secrets.token_hex(32))
@@ -54,6 +54,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=512 * 1024,
         PASSWORD_HASH_METHOD="scrypt",
         LOGIN_RATE_LIMIT="10 per minute; 60 per hour",
+        LOGIN_ACCOUNT_FAILURES=10,
+        LOGIN_ACCOUNT_WINDOW=15 * 60,
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_HEADERS_ENABLED=True,
         LANGUAGES=LANGUAGES,
@@ -63,13 +65,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PROXY_FIX=0,
         DEALS_PER_PAGE=50,
         CURSOR_WRITE_DELAY=0.25,
+        SECURITY_HEADERS=SECURITY_HEADERS,
     )
     app.config.from_prefixed_env()
     for name in ("DATABASE_URL", "SECRET_KEY"):
         if os.environ.get(name):
             app.config[name] = os.environ[name]
     app.config.from_mapping(test_config)
-    os.makedirs(app.instance_path, exist_ok=True)
+    db.private_folder(app.instance_path)
     if not app.config["DATABASE_URL"]:
         app.config["DATABASE_URL"] = default_database_url(app.instance_path)
     if not app.config["SECRET_KEY"]:
@@ -101,6 +104,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     _register_error_pages(app)
     app.after_request(_vary_on_htmx)
+    app.after_request(add_security_headers)
 
     if app.config["LOAD_STARTER_LIBRARY"]:
         from trainer.web.library import load_starter_library

@@ -35,11 +35,36 @@ def normalise_url(url: str) -> str:
     return url
 
 
+def private_folder(path: str) -> None:
+    """Make the folder `path` (with its parents) when it is missing, the folder itself open to its
+    owner only (0700: the instance folder holds the database and the secret key)."""
+    if not os.path.isdir(path):
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        os.chmod(path, 0o700)  # makedirs' mode passes through the umask
+
+
+def private_sqlite_file(url: str) -> None:
+    """Create the SQLite file of `url` (when missing and its folder exists) readable and writable by
+    its owner only (0600: it holds the password hashes); SQLite gives its `-wal` and `-shm` files the
+    database's mode. Files of an older start that others may read are made private (when ours)."""
+    parsed = sa.make_url(url)
+    path = parsed.database
+    if not path or path == ":memory:" or parsed.query.get("uri") or not os.path.isdir(os.path.dirname(path) or "."):
+        return
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # an empty file is a new database to SQLite
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        if os.path.exists(name):
+            status = os.stat(name)
+            if status.st_mode & 0o077 and status.st_uid == os.getuid():
+                os.chmod(name, 0o600)
+
+
 def make_engine(url: str, **options: Any) -> sa.Engine:
     """An engine for `url` (`options` for `create_engine`, e.g. the pool's size); SQLite connections
-    get WAL, foreign keys and a busy timeout."""
+    get WAL, foreign keys and a busy timeout, and the file is private (`private_sqlite_file`)."""
     url = normalise_url(url)
     if url.startswith("sqlite"):
+        private_sqlite_file(url)
         engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 15}, **options)
 
         @sa.event.listens_for(engine, "connect")
@@ -82,10 +107,25 @@ def start_lock(engine: sa.Engine, lock_dir: str) -> Iterator[sa.Connection]:
 
 
 def upgrade(engine: sa.Engine, lock_dir: str) -> None:
-    """Run the migrations to head (a no-op when the schema is current)."""
+    """Run the migrations to head (a no-op when the schema is current).
+
+    On SQLite, foreign keys are off meanwhile and checked after: alembic's batch mode changes a
+    table by building a copy and dropping the original, and with foreign keys on the drop deletes,
+    by cascade, every row that refers to it (a user's deals, runs and answers)."""
+    sqlite = engine.dialect.name == "sqlite"
     with start_lock(engine, lock_dir) as connection:
-        command.upgrade(alembic_config(connection), "head")
-        connection.commit()
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # (outside a transaction, or it does nothing)
+        try:
+            command.upgrade(alembic_config(connection), "head")
+            if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
+                raise RuntimeError("the migrations left rows that refer to rows that do not exist")
+            connection.commit()
+        finally:
+            if sqlite:
+                connection.rollback()
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
 
 
 class WriteLock:

@@ -6,6 +6,8 @@ the migrations compare against — sees them all. New tables: add the model, the
 """
 from __future__ import annotations
 
+import secrets
+import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,14 +30,46 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def name_key(name: str) -> str:
+    """The form of a user name that names are compared in: Unicode NFKC, case folded (NFKC_Casefold),
+    so that `Émile`, `émile` and `ÉMILE` (composed or not, full width or not) are one name.
+
+    >>> name_key("Émile") == name_key("E\u0301MILE") == name_key("éｍｉｌｅ")
+    True
+    >>> name_key("Straße")
+    'strasse'
+    """
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def new_session_token() -> str:
+    """A fresh random session token (see `User.session_token`)."""
+    return secrets.token_urlsafe(24)
+
+
+NAME_KEY_LENGTH = 160
+"""The longest `name_key` stored (NFKC can make a 40-character name longer)."""
+
+
 class User(SQLModel, table=True):
-    """An account: a unique name and a password hash (werkzeug.security)."""
+    """An account: a unique name, a password hash (werkzeug.security), the session token every signed
+    session of the account carries, and the count of failed logins (the per-account login limit).
+
+    `username` is shown as typed (NFC); `name_key` (`name_key()` of it) is what is unique and looked
+    up. `session_token` changes when the user logs out or changes the password, which ends every
+    session that carries the old one. `failed_logins` counts failures since `failed_login_at` minus
+    the window (`LOGIN_ACCOUNT_WINDOW`), reset by a successful login.
+    """
 
     __tablename__ = "users"
 
     id: int | None = Field(default=None, primary_key=True)
     username: str = Field(sa_type=sa.String(40), unique=True)
+    name_key: str = Field(sa_type=sa.String(NAME_KEY_LENGTH), unique=True, index=True)
     password_hash: str = Field(sa_type=sa.String(255))
+    session_token: str = Field(default_factory=new_session_token, sa_type=sa.String(64))
+    failed_logins: int = 0
+    failed_login_at: datetime | None = None
     created: datetime = Field(default_factory=utcnow)
 
 
