@@ -116,14 +116,19 @@ def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
             f"but played {pretty_cards(play)}")
 
 
-def _lenient_shape(lead: Lead, play: Sequence[Card], held: dict[int, int], ctx: TrumpContext) -> bool:
-    """`follow = lenient`: True when `play` forms the shape of a one-unit lead of pairs (pair, tractor)
-    and the follower's led-suit cards `held` cannot make that shape (rules.md §4)."""
+def forms_lead_shape(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> bool:
+    """True when the lead is one unit of pairs (a pair or a tractor) and `play` is one unit of that shape,
+    in any one suit: what `follow = lenient` accepts from a follower who cannot make it in the led suit."""
     if len(lead.units) != 1 or not lead.pairs:
         return False
     units = Combination.of(play, ctx).units
-    return len(units) == 1 and units[0].shape == lead.units[0].shape and _rank(held, lead, ctx) != (
-        lead.pairs, lead.tractors)
+    return len(units) == 1 and units[0].shape == lead.units[0].shape
+
+
+def _lenient_shape(lead: Lead, play: Sequence[Card], held: dict[int, int], ctx: TrumpContext) -> bool:
+    """`follow = lenient`: True when `play` forms the lead's shape and the follower's led-suit cards
+    `held` cannot make that shape (rules.md §4)."""
+    return forms_lead_shape(lead, play, ctx) and _rank(held, lead, ctx) != (lead.pairs, lead.tractors)
 
 
 def _pretty(counts: dict[int, int], ctx: TrumpContext) -> str:
@@ -261,5 +266,5 @@ def _tractor_leads(pair_faces: list[int], ctx: TrumpContext) -> Iterator[list[Ca
                         yield cards
 
 
-__all__ = ["Lead", "follow_problem", "legal_follows", "legal_leads", "lenient_shapes", "random_follow", "suit_label",
-           "parse_cards", "face_counts", "TrumpContext"]
+__all__ = ["Lead", "follow_problem", "forms_lead_shape", "legal_follows", "legal_leads", "lenient_shapes",
+           "random_follow", "suit_label", "parse_cards", "face_counts", "TrumpContext"]

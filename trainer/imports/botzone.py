@@ -313,7 +313,7 @@ def _check_deal(log: _Log) -> None:
     counts = [len(hand) for hand in log.dealt]
     if any(count < HAND_SIZE for count in counts):
         shown = ", ".join(f"seat {seat} {count}" for seat, count in enumerate(counts))
-        raise ValueError(f"the log does not show all four hands: it deals {shown} cards "
+        raise ValueError(f"the log lacks all four hands: it deals {shown} cards "
                          f"(a full deal gives each seat {HAND_SIZE})")
     for seat, count in enumerate(counts):
         if count > HAND_SIZE:
