@@ -92,13 +92,14 @@ def _candidates(counts: dict[int, int], width: int, length: int, ctx: TrumpConte
     return found
 
 
-def _assign(counts: dict[int, int], units: Sequence[Unit], index: int, ctx: TrumpContext,
-            above: Sequence[int] | None = None, cap: int | None = None) -> list[int] | None:
-    """The strongest grouping of `counts` into `units[index:]` (tops in unit order), or None; with `above`,
-    only groupings whose every unit is strictly higher than its counterpart there (same-shape units take
-    non-increasing tops, `cap` being the top of the previous unit of the same shape)."""
+def _groupings(counts: dict[int, int], units: Sequence[Unit], index: int, ctx: TrumpContext,
+               above: Sequence[int] | None = None, cap: int | None = None) -> Iterator[list[int]]:
+    """Every grouping of `counts` into `units[index:]` as unit tops, strongest first (units of one shape
+    take non-increasing tops, `cap` being the top of the previous one); with `above`, only groupings
+    whose every unit is strictly higher than its counterpart there."""
     if index == len(units):
-        return []
+        yield []
+        return
     unit = units[index]
     same_as_next = index + 1 < len(units) and units[index + 1].shape == unit.shape
     for top, faces in _candidates(counts, unit.width, unit.length, ctx):
@@ -108,28 +109,7 @@ def _assign(counts: dict[int, int], units: Sequence[Unit], index: int, ctx: Trum
             break
         for face in faces:
             counts[face] -= unit.width
-        rest = _assign(counts, units, index + 1, ctx, above, top if same_as_next else None)
-        for face in faces:
-            counts[face] += unit.width
-        if rest is not None:
-            return [top, *rest]
-    return None
-
-
-def _groupings(counts: dict[int, int], units: Sequence[Unit], index: int, ctx: TrumpContext,
-               cap: int | None = None) -> Iterator[list[int]]:
-    """Every grouping of `counts` into `units[index:]` as unit tops (same-shape units non-increasing)."""
-    if index == len(units):
-        yield []
-        return
-    unit = units[index]
-    same_as_next = index + 1 < len(units) and units[index + 1].shape == unit.shape
-    for top, faces in _candidates(counts, unit.width, unit.length, ctx):
-        if cap is not None and top > cap:
-            continue
-        for face in faces:
-            counts[face] -= unit.width
-        for rest in _groupings(counts, units, index + 1, ctx, top if same_as_next else None):
+        for rest in _groupings(counts, units, index + 1, ctx, above, top if same_as_next else None):
             yield [top, *rest]
         for face in faces:
             counts[face] += unit.width
@@ -155,7 +135,7 @@ def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> list[in
         return [found[0][0]] if found else None
     counts = dict(face_counts(play))
     if ctx.rules.throw_compare != "all_units":
-        return _assign(counts, lead.units, 0, ctx)
+        return next(_groupings(counts, lead.units, 0, ctx), None)
     best: list[int] | None = None
     for grouping in _groupings(counts, lead.units, 0, ctx):
         best = grouping if best is None else [max(a, b) for a, b in zip(best, grouping)]
@@ -169,7 +149,7 @@ def beats(profile: list[int], best: list[int], play: Sequence[Card], best_play: 
     if len(lead.units) == 1 or rule == "largest_unit":
         return profile[0] > best[0]
     if rule == "all_units":
-        return _assign(dict(face_counts(play)), lead.units, 0, ctx, above=best) is not None
+        return next(_groupings(dict(face_counts(play)), lead.units, 0, ctx, above=best), None) is not None
     if rule == "highest_card":
         strength = ctx.strength
         return max(strength[c.index] for c in play) > max(strength[c.index] for c in best_play)

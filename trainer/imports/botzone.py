@@ -91,7 +91,7 @@ def convert_log(data: object, *, judge: str | None = None) -> list[dict[str, Any
 
     `judge` ("2023" or "2024") forces a judge version instead of reading it off the log.
     Raises `ValueError` with a one-line message in words for anything that cannot be imported
-    whole: a malformed log, a log that does not show all four hands, or a deal that breaks the
+    whole: a malformed log, a log that lacks all four hands, or a deal that breaks the
     `botzone` rules ("the log breaks the botzone rules: trick 3, seat 1: …").
     """
     if judge is not None and judge not in JUDGES:
