@@ -187,7 +187,7 @@ REFEREE_CASES: list[tuple[str, dict[str, Any] | str, dict[str, Any]]] = [
     ("kitty_competition_single_throw", {"op": "kitty", "rules": "competition", **L2H, "lead": ["AS", "KS", "QS"]},
      {"multiplier": 3}),
     ("kitty_botzone_cards_in_lead", {"op": "kitty", "rules": "botzone", **L2H, "lead": ["AS", "AS", "KS"]},
-     {"multiplier": 3}),
+     {"multiplier": 4}),
     ("kitty_seed004_throw", {"op": "kitty", **L2H, "lead": ["AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S", "7S"]},
      {"multiplier": 4}),
     ("kitty_extra_fields_ignored", {"op": "kitty", **L2H, "lead": ["AS", "AS"], "comment": "hello"},

@@ -433,8 +433,8 @@ def expected_multiplier(lead: list[str], rules: Rules, oracle: Oracle) -> int | 
         return min(2 ** cards, 64)
     if style == "times_cards":
         return 2 * cards
-    if style == "cards_in_lead":
-        return len(lead)
+    if style == "cards_in_lead":  # a throw goes by its largest unit
+        return len(lead) if len(counts) == 1 or length > 1 else 2 * cards
     return None
 
 
@@ -651,7 +651,15 @@ def check_follows(lead_cards: list[Card], hand: Counter, state_ctx, oracle: Orac
                          and oracle.adjacent(*sorted(set(lead_strings))) is True)
     tractor_known = all(oracle.adjacent(a, b) is not None for a in held_pairs for b in held_pairs if a != b)
     holds_2_tractor = any(oracle.adjacent(a, b) for a in held_pairs for b in held_pairs if a != b)
-    structured = h > n and (follow_rule in STRICT_FAMILY or (follow_rule == "lenient" and n == 2 and lead_pairs))
+    structured = h > n and follow_rule != "loose"  # lenient takes the ladder for plays not of the lead's shape
+    lead_one_unit = bool(lead_pairs) and len(set(lead_strings)) == lead_pairs and is_single_combination(
+        lead_strings, oracle) is True
+
+    def lenient_shape(cards: list[str]) -> bool:
+        """A lenient follow of another suit that forms the lead's one-unit shape (rules.md §4)."""
+        return (follow_rule == "lenient" and lead_one_unit and len({oracle.suit(c) for c in cards}) == 1
+                and oracle.suit(cards[0]) != led and pairs_in(cards) == lead_pairs == len(set(cards))
+                and is_single_combination(cards, oracle) is not False)
 
     def is_2_tractor(cards: list[str]) -> bool:
         faces = [c for c, k in Counter(cards).items() if k == 2]
@@ -659,13 +667,14 @@ def check_follows(lead_cards: list[Card], hand: Counter, state_ctx, oracle: Orac
 
     # a lead of one k-pair tractor: the whole (P, T) ladder of rules.md §4 is graded here
     tractor_k = None
-    if (structured and follow_rule in STRICT_FAMILY and lead_pairs >= 2 and len(set(lead_strings)) == lead_pairs
+    if (structured and lead_pairs >= 2 and len(set(lead_strings)) == lead_pairs
             and is_single_combination(lead_strings, oracle) is True and not oracle.rules.ace_two_wrap
             and not (oracle.undecided_top and led == "T")):
         tractor_k = lead_pairs
         best_rank = tractor_rank(list(held.elements()), tractor_k, oracle)
 
     seen = set()
+    shape_plays = 0
     for play in follows[:FOLLOW_CAP]:
         strings = [str(c) for c in play]
         key = tuple(sorted(strings))
@@ -673,11 +682,17 @@ def check_follows(lead_cards: list[Card], hand: Counter, state_ctx, oracle: Orac
         seen.add(key)
         assert len(play) == n
         assert not Counter(strings) - held_all, "a legal follow uses a card not held"
+        if h and lenient_shape(strings):  # only by a follower who cannot make the shape in the led suit
+            assert not (lead_pairs == 1 and held_pairs), (lead_strings, sorted(held.elements()), strings)
+            assert not (lead_is_2_tractor and holds_2_tractor), (lead_strings, sorted(held.elements()), strings)
+            assert follow_problem(lead, hand, play, ctx) is None
+            shape_plays += 1
+            continue
         assert sum(1 for c in strings if oracle.suit(c) == led) == min(h, n)
         assert follow_problem(lead, hand, play, ctx) is None
         if structured:
             assert min(pairs_in(strings), lead_pairs) == need_pairs, (lead_strings, sorted(held.elements()), strings)
-            if lead_is_2_tractor and holds_2_tractor and tractor_known and follow_rule != "lenient":
+            if lead_is_2_tractor and holds_2_tractor and tractor_known:
                 assert is_2_tractor(strings), (lead_strings, sorted(held.elements()), strings)
             if tractor_k:
                 assert tractor_rank(strings, tractor_k, oracle) == best_rank, (
@@ -686,11 +701,11 @@ def check_follows(lead_cards: list[Card], hand: Counter, state_ctx, oracle: Orac
     complete = len(follows) <= FOLLOW_CAP
     if complete:
         if h <= n:
-            assert len(follows) == submultisets(off, n - h)
+            assert len(follows) - shape_plays == submultisets(off, n - h)
         elif follow_rule == "loose" or lead_pairs == 0:
             assert len(follows) == submultisets(held, n)
         else:
-            assert len(follows) <= submultisets(held, n)
+            assert len(follows) - shape_plays <= submultisets(held, n)
 
     # random n-card sets of the led suit: structure violations must be refused
     if h > n:
@@ -702,7 +717,7 @@ def check_follows(lead_cards: list[Card], hand: Counter, state_ctx, oracle: Orac
                 assert problem is None, (lead_strings, pick, problem)
             if structured and min(pairs_in(pick), lead_pairs) < need_pairs:
                 assert problem is not None, (lead_strings, sorted(pool), pick)
-            if (structured and follow_rule != "lenient" and lead_is_2_tractor and holds_2_tractor
+            if (structured and lead_is_2_tractor and holds_2_tractor
                     and tractor_known and not is_2_tractor(pick)):
                 assert problem is not None, (lead_strings, sorted(pool), pick)
             if tractor_k:
@@ -719,7 +734,8 @@ def check_follows(lead_cards: list[Card], hand: Counter, state_ctx, oracle: Orac
     if in_suit and off_left:  # swap a led-suit card for an off-suit card: rule 1 is broken
         swapped = list(play)
         swapped[rng.choice(in_suit)] = rng.choice(off_left)
-        assert follow_problem(lead, hand, cards_of(swapped), ctx) is not None, (lead_strings, play, swapped)
+        assert lenient_shape(swapped) or follow_problem(lead, hand, cards_of(swapped), ctx) is not None, (
+            lead_strings, play, swapped)
     if rest:
         longer = play + [rng.choice(list(rest.elements()))]
         assert follow_problem(lead, hand, cards_of(longer), ctx) is not None

@@ -251,9 +251,9 @@ def test_an_unfinished_log_is_an_unfinished_record() -> None:
 
 def test_a_log_without_all_four_hands() -> None:
     log = encode(botzone_record(1), "2024")
-    with pytest.raises(ValueError, match=r"^the log does not show all four hands: .*seat 3 12 cards"):
+    with pytest.raises(ValueError, match=r"^the log lacks all four hands: .*seat 3 12 cards"):
         convert_log(log[:2 * (4 * 12 + 3)])
-    with pytest.raises(ValueError, match="does not show all four hands"):
+    with pytest.raises(ValueError, match="^the log lacks all four hands"):
         convert_log([])
 
 

@@ -86,6 +86,8 @@ def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
     if in_suit_count == n and not lead.pairs:
         return None
     held = _suit_part(hand, suit, ctx)
+    if in_suit_count < n and ctx.rules.follow == "lenient" and _lenient_shape(lead, play, held, ctx):
+        return None
     held_count = sum(held.values())
     in_suit = _suit_part(played, suit, ctx)
     label = suit_label(suit)
@@ -100,8 +102,6 @@ def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
     if follow == "loose" or not lead.pairs:
         return None
     best = _rank(held, lead, ctx)
-    if follow == "lenient" and best != (lead.pairs, lead.tractors):
-        return None
     got = _rank(in_suit, lead, ctx)
     if got == best:
         return None
@@ -114,6 +114,21 @@ def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
     return (f"must follow {what} with a {longest}-pair tractor"
             f"{' and more' if len(best[1]) > 1 else ''} (holds {pretty_cards(held_pairs)}) "
             f"but played {pretty_cards(play)}")
+
+
+def forms_lead_shape(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> bool:
+    """True when the lead is one unit of pairs (a pair or a tractor) and `play` is one unit of that shape,
+    in any one suit: what `follow = lenient` accepts from a follower who cannot make it in the led suit."""
+    if len(lead.units) != 1 or not lead.pairs:
+        return False
+    units = Combination.of(play, ctx).units
+    return len(units) == 1 and units[0].shape == lead.units[0].shape
+
+
+def _lenient_shape(lead: Lead, play: Sequence[Card], held: dict[int, int], ctx: TrumpContext) -> bool:
+    """`follow = lenient`: True when `play` forms the lead's shape and the follower's led-suit cards
+    `held` cannot make that shape (rules.md §4)."""
+    return forms_lead_shape(lead, play, ctx) and _rank(held, lead, ctx) != (lead.pairs, lead.tractors)
 
 
 def _pretty(counts: dict[int, int], ctx: TrumpContext) -> str:
@@ -157,17 +172,33 @@ def legal_follows(lead: Lead, hand: dict[int, int], ctx: TrumpContext) -> Iterat
         others = {f: c for f, c in hand.items() if c and f not in held}
         for filler in _multisets(others, n - held_count):
             yield _cards_of(held, ctx) + _cards_of(filler, ctx)
-        return
-    for choice in _multisets(held, n):
-        cards = _cards_of(choice, ctx)
-        if follow_problem(lead, hand, cards, ctx) is None:
-            yield cards
+    else:
+        for choice in _multisets(held, n):
+            cards = _cards_of(choice, ctx)
+            if follow_problem(lead, hand, cards, ctx) is None:
+                yield cards
+    if held_count:
+        yield from lenient_shapes(lead, hand, ctx)
+
+
+def lenient_shapes(lead: Lead, hand: dict[int, int], ctx: TrumpContext) -> list[list[Card]]:
+    """Under `follow = lenient`, the plays of the lead's shape from other suits that the follower may
+    make because its led-suit cards cannot make that shape; [] otherwise."""
+    held = _suit_part(hand, lead.suit, ctx)
+    if ctx.rules.follow != "lenient" or len(lead.units) != 1 or not lead.pairs:
+        return []
+    others = {f: c for f, c in hand.items() if c and f not in held}
+    return [cards for cards in legal_leads(others, ctx)
+            if len(cards) == lead.size and _lenient_shape(lead, cards, held, ctx)]
 
 
 def random_follow(lead: Lead, hand: dict[int, int], ctx: TrumpContext, rng: random.Random) -> list[Card]:
     """A legal answer to `lead` chosen at random (uniform over a sample when the choice is large)."""
     n = lead.size
     held = _suit_part(hand, lead.suit, ctx)
+    shapes = lenient_shapes(lead, hand, ctx) if held else []
+    if shapes and rng.random() < 0.5:
+        return rng.choice(shapes)
     held_cards = _cards_of(held, ctx)
     if len(held_cards) <= n:
         others = [Card.from_index(f) for f, c in hand.items() if c and f not in held for _ in range(c)]
@@ -235,5 +266,5 @@ def _tractor_leads(pair_faces: list[int], ctx: TrumpContext) -> Iterator[list[Ca
                         yield cards
 
 
-__all__ = ["Lead", "follow_problem", "legal_follows", "legal_leads", "random_follow", "suit_label",
-           "parse_cards", "face_counts", "TrumpContext"]
+__all__ = ["Lead", "follow_problem", "forms_lead_shape", "legal_follows", "legal_leads", "lenient_shapes",
+           "random_follow", "suit_label", "parse_cards", "face_counts", "TrumpContext"]

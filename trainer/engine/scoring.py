@@ -33,7 +33,7 @@ def kitty_multiplier(lead: Lead, rules: Rules) -> int:
     if style == "times_cards":
         return 2 * size
     if style == "cards_in_lead":
-        return lead.size
+        return lead.size if len(lead.units) == 1 else 2 * size
     if style == "linear_throw3" and width == 1 and len(lead.units) > 1:
         return 3
     return 2 if width == 1 else 2 * (length + width - 1)

@@ -12,7 +12,7 @@
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from trainer.engine.cards import Card, parse_cards
@@ -53,8 +53,8 @@ def check_throw(cards: Sequence[Card], others: Sequence[dict[int, int]], ctx: Tr
     if not beaten:
         return ThrowResult(True, list(cards), ())
     if ctx.rules.forced_play == "single_card":
-        smallest = min(beaten, key=lambda u: (u.width, u.length, u.top))
-        return ThrowResult(False, smallest.cards()[:1], beaten)
+        lowest = min(beaten, key=lambda u: (u.top, ctx.sort_key[u.faces[0]]))
+        return ThrowResult(False, lowest.cards()[-1:], beaten)
     top_class = max(unit.shape for unit in beaten)
     forced = min((u for u in lead.units if u.shape == top_class), key=lambda u: u.top)
     return ThrowResult(False, forced.cards(), beaten)
@@ -92,24 +92,34 @@ def _candidates(counts: dict[int, int], width: int, length: int, ctx: TrumpConte
     return found
 
 
-def _assign(counts: dict[int, int], units: Sequence[Unit], index: int, ctx: TrumpContext) -> list[int] | None:
+def _groupings(counts: dict[int, int], units: Sequence[Unit], index: int, ctx: TrumpContext,
+               above: Sequence[int] | None = None, cap: int | None = None) -> Iterator[list[int]]:
+    """Every grouping of `counts` into `units[index:]` as unit tops, strongest first (units of one shape
+    take non-increasing tops, `cap` being the top of the previous one); with `above`, only groupings
+    whose every unit is strictly higher than its counterpart there."""
     if index == len(units):
-        return []
+        yield []
+        return
     unit = units[index]
+    same_as_next = index + 1 < len(units) and units[index + 1].shape == unit.shape
     for top, faces in _candidates(counts, unit.width, unit.length, ctx):
+        if cap is not None and top > cap:
+            continue
+        if above is not None and top <= above[index]:
+            break
         for face in faces:
             counts[face] -= unit.width
-        rest = _assign(counts, units, index + 1, ctx)
+        for rest in _groupings(counts, units, index + 1, ctx, above, top if same_as_next else None):
+            yield [top, *rest]
         for face in faces:
             counts[face] += unit.width
-        if rest is not None:
-            return [top, *rest]
-    return None
 
 
 def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> list[int] | None:
     """The strengths of the play's units matched to the lead's units (most favourable grouping),
-    or None when the play cannot take the trick (wrong suits, or not the lead's structure)."""
+    or None when the play cannot take the trick (wrong suits, or not the lead's structure).
+    Under `throw_compare = all_units` a throw's profile is, unit by unit, the highest top any grouping
+    gives it: a play must beat it under every grouping (rules.md §5)."""
     suit_of = ctx.suit_of
     first = suit_of[play[0].index]
     if first != lead.suit and first != TRUMP:
@@ -123,7 +133,13 @@ def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> list[in
         counts = face_counts(play)
         found = _candidates(counts, unit.width, unit.length, ctx)
         return [found[0][0]] if found else None
-    return _assign(dict(face_counts(play)), lead.units, 0, ctx)
+    counts = dict(face_counts(play))
+    if ctx.rules.throw_compare != "all_units":
+        return next(_groupings(counts, lead.units, 0, ctx), None)
+    best: list[int] | None = None
+    for grouping in _groupings(counts, lead.units, 0, ctx):
+        best = grouping if best is None else [max(a, b) for a, b in zip(best, grouping)]
+    return best
 
 
 def beats(profile: list[int], best: list[int], play: Sequence[Card], best_play: Sequence[Card],
@@ -133,7 +149,7 @@ def beats(profile: list[int], best: list[int], play: Sequence[Card], best_play: 
     if len(lead.units) == 1 or rule == "largest_unit":
         return profile[0] > best[0]
     if rule == "all_units":
-        return all(mine > theirs for mine, theirs in zip(profile, best))
+        return next(_groupings(dict(face_counts(play)), lead.units, 0, ctx, above=best), None) is not None
     if rule == "highest_card":
         strength = ctx.strength
         return max(strength[c.index] for c in play) > max(strength[c.index] for c in best_play)

@@ -91,7 +91,7 @@ def convert_log(data: object, *, judge: str | None = None) -> list[dict[str, Any
 
     `judge` ("2023" or "2024") forces a judge version instead of reading it off the log.
     Raises `ValueError` with a one-line message in words for anything that cannot be imported
-    whole: a malformed log, a log that does not show all four hands, or a deal that breaks the
+    whole: a malformed log, a log that lacks all four hands, or a deal that breaks the
     `botzone` rules ("the log breaks the botzone rules: trick 3, seat 1: …").
     """
     if judge is not None and judge not in JUDGES:
@@ -313,7 +313,7 @@ def _check_deal(log: _Log) -> None:
     counts = [len(hand) for hand in log.dealt]
     if any(count < HAND_SIZE for count in counts):
         shown = ", ".join(f"seat {seat} {count}" for seat, count in enumerate(counts))
-        raise ValueError(f"the log does not show all four hands: it deals {shown} cards "
+        raise ValueError(f"the log lacks all four hands: it deals {shown} cards "
                          f"(a full deal gives each seat {HAND_SIZE})")
     for seat, count in enumerate(counts):
         if count > HAND_SIZE:

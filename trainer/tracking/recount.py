@@ -9,6 +9,7 @@ from collections import Counter
 
 from trainer.engine.cards import full_deck
 from trainer.engine.combos import face_counts
+from trainer.engine.follow import forms_lead_shape
 from trainer.engine.scoring import kitty_multiplier
 from trainer.records import DealRecord, Position, state_at
 from trainer.tracking.tracker import Constraints, Snapshot, TrickView, known_after_throw, throw_caps
@@ -36,14 +37,16 @@ def recount(record: DealRecord, seat: int, position: Position) -> Snapshot:
         unseen.subtract(part)
     sizes = [rules.hand_size - sum(len(play) for _, who, play, _ in plays if who == q) for q in range(4)]
     revealed, no_pairs = [0] * 4, [0] * 4
-    strict = rules.follow not in ("loose", "lenient")
+    strict = rules.follow != "loose"
     for number, who, play, index in plays:
         if index == 0:
             continue
         lead = state.tricks[number - 1].lead
         assert lead is not None
         in_suit = [card for card in play if ctx.suit_of[card.index] == lead.suit]
-        if len(in_suit) < lead.size:
+        if rules.follow == "lenient" and not in_suit and forms_lead_shape(lead, play, ctx):
+            no_pairs[who] |= (1 << lead.suit) if lead.pairs == 1 else 0
+        elif len(in_suit) < lead.size:
             revealed[who] |= 1 << lead.suit
         elif strict and lead.pairs and sum(c // 2 for c in face_counts(in_suit).values()) < lead.pairs:
             no_pairs[who] |= 1 << lead.suit

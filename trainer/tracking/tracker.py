@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from trainer.engine.cards import Card
 from trainer.engine.combos import face_counts
-from trainer.engine.follow import Lead
+from trainer.engine.follow import Lead, forms_lead_shape
 from trainer.engine.round import RoundState
 from trainer.engine.scoring import kitty_multiplier
 from trainer.engine.trump import TRUMP, TrumpContext
@@ -143,7 +143,8 @@ class SeatTracker:
         self.kitty_bonus = 0
         self.revealed_voids = [0, 0, 0, 0]
         self.no_pairs = [0, 0, 0, 0]
-        self.strict_pairs = rules.follow not in ("loose", "lenient")
+        self.strict_pairs = rules.follow != "loose"
+        self.lenient = rules.follow == "lenient"
         self.trick = TrickView(1, banker, (), None, None)
         self.lead: Lead | None = None
         self.returned: list[dict[int, int]] = [{}, {}, {}, {}]
@@ -175,7 +176,10 @@ class SeatTracker:
             assert lead is not None
             led = lead.suit
             in_suit = sum(1 for card in cards if suit_of[card.index] == led)
-            if in_suit < len(lead.cards):
+            if self.lenient and not in_suit and forms_lead_shape(lead, cards, self.ctx):
+                if lead.pairs == 1:  # no void: only no led-suit pair (rules.md §4 lenient)
+                    self.no_pairs[seat] |= 1 << lead.suit
+            elif in_suit < len(lead.cards):
                 self.revealed_voids[seat] |= 1 << lead.suit
             elif lead.pairs and self.strict_pairs and _pairs(cards) < lead.pairs:
                 self.no_pairs[seat] |= 1 << lead.suit
