@@ -14,6 +14,8 @@ from trainer.engine.rules import Rules
 from trainer.records import parse_record, record_id, replay, verify_summary
 from trainer.web.models import Deal
 
+from .drilling import statements
+
 HX = {"HX-Request": "true"}
 DEAL_LINK = re.compile(r'href="/deals/([0-9a-f]{16})"')
 
@@ -75,15 +77,46 @@ def test_filters(app, alice) -> None:
     assert len(_ids(alice.get("/deals?rules=nonsense&trump=X&page=zero").text)) == 6
 
 
-def test_pages_keep_the_filters(make_app, accounts) -> None:
+PAGE_LINK = re.compile(r'<a href="(/deals\?[^"]*)">[^<]*(较早|较新)')
+
+
+def _page_links(text: str) -> dict[str, str]:
+    return {word: link.replace("&amp;", "&") for link, word in PAGE_LINK.findall(text)}
+
+
+def test_pages_go_by_keyset_and_keep_the_filters(make_app, accounts) -> None:
     app = make_app(DEALS_PER_PAGE=2)
     client = app.test_client()
     type(accounts)(client).sign_up("alice")
     client.post("/deals/generate", data={"rules": "standard", "count": "3"})
-    first = client.get("/deals?whose=mine")
-    assert len(_ids(first.text)) == 2 and "page=2" in first.text and "whose=mine" in first.text
-    second = client.get("/deals?whose=mine&page=2")
-    assert len(_ids(second.text)) == 1 and not set(_ids(second.text)) & set(_ids(first.text))
+    mine = sorted(_stored(app, owner_id=1), key=lambda deal: -deal.pk)
+    shared = sorted(_stored(app, owner_id=None), key=lambda deal: -deal.pk)
+    for query, expected in (("", mine + shared), ("?whose=mine", mine), ("?whose=shared", shared)):
+        pages, url = [], f"/deals{query}"
+        with statements(app) as seen:
+            while True:
+                page = client.get(url)
+                assert page.status_code == 200
+                pages.append(_ids(page.text))
+                links = _page_links(page.text)
+                assert all(query[1:] in link for link in links.values())
+                if "较早" not in links:
+                    break
+                url = links["较早"]
+        assert [deal_id for ids in pages for deal_id in ids] == [deal.id for deal in expected], query
+        assert all(len(ids) == 2 for ids in pages[:-1]) and pages[-1]
+        assert not [sql for sql in seen if "OFFSET" in sql.upper()]
+        for back in reversed(pages[:-1]):  # and back again by the newer links
+            page = client.get(_page_links(page.text)["较新"])
+            assert _ids(page.text) == back
+        assert "较新" not in _page_links(page.text)
+
+
+def test_the_list_reads_only_the_columns_it_shows(app, alice) -> None:
+    with statements(app) as seen:
+        assert len(_ids(alice.get("/deals").text)) == 3
+    listing = [sql for sql in seen if "FROM deals" in sql and "count(" not in sql]
+    assert listing and not [sql for sql in listing if "deals.record" in sql]
 
 
 # -- generate ----------------------------------------------------------------------------------------
