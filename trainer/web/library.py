@@ -163,12 +163,12 @@ def add_records(session: Session, checked: Sequence[Checked], owner_id: int | No
             already.append(item.id)
             continue
         seen.add(item.id)
-        deal = found or deal_row(item, owner_id)
-        deal.hidden = False
-        session.add(deal)
-        deals.append(deal)
+        deals.append(found or deal_row(item, owner_id))
     if owner_id is not None and limit is not None:
         check_room(session, owner_id, sum(deal.pk is None for deal in deals), limit)
+    for deal in deals:
+        deal.hidden = False
+        session.add(deal)
     try:
         session.commit()
     except sa.exc.IntegrityError:
