@@ -115,7 +115,7 @@ def _candidates(db: Session, drill: Drill, seed: int) -> list[DealKey]:
     custom = drill.rules != PRESETS.get(drill.rules.preset)
     runs = (select(func.count()).select_from(DrillRun)
             .where(DrillRun.user_id == g.user.id, DrillRun.deal_pk == Deal.pk).scalar_subquery())
-    shuffle = (col(Deal.pk) * 2654435761 + seed) % 2147483647
+    shuffle = (sa.cast(col(Deal.pk), sa.BigInteger) * 2654435761 + seed) % 2147483647
     query = (select(Deal.pk, Deal.id, Deal.created)
              .where(_visible(g.user.id), col(Deal.complete).is_(True), Deal.rules == drill.rules.preset,
                     col(Deal.custom_rules).is_(custom))
