@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 
@@ -144,3 +145,14 @@ def test_a_nul_inside_an_uploaded_record_is_stored_or_refused_never_a_500(app, a
     assert response.status_code in (303, 422), response.text[:300]
     for path in ("/deals", "/deals?whose=mine"):
         assert alice.get(path).status_code == 200
+
+
+def test_numbers_of_5000_digits_in_the_address_or_a_form(app, alice) -> None:
+    huge = "7" * 5000
+    run_id = start(alice, "trumps")
+    shared = re.search(r'href="/deals/([0-9a-f]{16})"', alice.get("/deals").text).group(1)
+    assert "第 1 墩" in alice.get(f"/deals/{shared}?trick={huge}&seat={huge}", headers=HX).text
+    assert alice.post(f"/runs/{run_id}/step?at={huge}", headers=HX).status_code == 200
+    assert alice.post(f"/runs/{run_id}/answer", data={"checkpoint": huge, "answer": huge}).status_code == 303
+    refused = alice.post("/deals/generate", data={"rules": "standard", "count": huge})
+    assert refused.status_code == 422 and 'class="error"' in refused.text
