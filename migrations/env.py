@@ -12,7 +12,7 @@ from alembic import context
 from sqlmodel import SQLModel
 
 import trainer.web.models  # noqa: F401  (registers every table on SQLModel.metadata)
-from trainer.web.db import make_engine
+from trainer.web.db import make_engine, migrating
 
 target_metadata = SQLModel.metadata
 
@@ -39,7 +39,6 @@ if connection is not None:
     _run(connection)
 else:
     engine = make_engine(_url())
-    with engine.connect() as connection:
+    with engine.connect() as connection, migrating(connection):
         _run(connection)
-        connection.commit()
     engine.dispose()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import sqlalchemy as sa
@@ -30,6 +31,25 @@ def start(client: FlaskClient, drill_id: str) -> int:
     found = re.fullmatch(r"/runs/(\d+)", response.headers["Location"])
     assert found, response.headers["Location"]
     return int(found.group(1))
+
+
+@contextmanager
+def statements(app: Flask) -> Iterator[list[str]]:
+    """The SQL statements the app's engine runs inside the block (SQLite's `OFFSET 0`, which its
+    dialect adds to every LIMIT, left out)."""
+    seen: list[str] = []
+
+    def record(_connection: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
+        if statement.endswith(" OFFSET ?") and parameters[-1] == 0:
+            statement = statement.removesuffix(" OFFSET ?")
+        seen.append(statement)
+
+    engine = app.extensions["jipai_engine"]
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
 
 
 def session(app: Flask) -> Session:

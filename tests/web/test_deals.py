@@ -7,12 +7,16 @@ import re
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from trainer.bots.generate import generate_records
 from trainer.engine.rules import Rules
 from trainer.records import parse_record, record_id, replay, verify_summary
 from trainer.web.models import Deal
+
+from .conftest import Accounts
+from .drilling import attempts, drive, start, statements
 
 HX = {"HX-Request": "true"}
 DEAL_LINK = re.compile(r'href="/deals/([0-9a-f]{16})"')
@@ -75,15 +79,46 @@ def test_filters(app, alice) -> None:
     assert len(_ids(alice.get("/deals?rules=nonsense&trump=X&page=zero").text)) == 6
 
 
-def test_pages_keep_the_filters(make_app, accounts) -> None:
+PAGE_LINK = re.compile(r'<a href="(/deals\?[^"]*)">[^<]*(较早|较新)')
+
+
+def _page_links(text: str) -> dict[str, str]:
+    return {word: link.replace("&amp;", "&") for link, word in PAGE_LINK.findall(text)}
+
+
+def test_pages_go_by_keyset_and_keep_the_filters(make_app, accounts) -> None:
     app = make_app(DEALS_PER_PAGE=2)
     client = app.test_client()
     type(accounts)(client).sign_up("alice")
     client.post("/deals/generate", data={"rules": "standard", "count": "3"})
-    first = client.get("/deals?whose=mine")
-    assert len(_ids(first.text)) == 2 and "page=2" in first.text and "whose=mine" in first.text
-    second = client.get("/deals?whose=mine&page=2")
-    assert len(_ids(second.text)) == 1 and not set(_ids(second.text)) & set(_ids(first.text))
+    mine = sorted(_stored(app, owner_id=1), key=lambda deal: -deal.pk)
+    shared = sorted(_stored(app, owner_id=None), key=lambda deal: -deal.pk)
+    for query, expected in (("", mine + shared), ("?whose=mine", mine), ("?whose=shared", shared)):
+        pages, url = [], f"/deals{query}"
+        with statements(app) as seen:
+            while True:
+                page = client.get(url)
+                assert page.status_code == 200
+                pages.append(_ids(page.text))
+                links = _page_links(page.text)
+                assert all(query[1:] in link for link in links.values())
+                if "较早" not in links:
+                    break
+                url = links["较早"]
+        assert [deal_id for ids in pages for deal_id in ids] == [deal.id for deal in expected], query
+        assert all(len(ids) == 2 for ids in pages[:-1]) and pages[-1]
+        assert not [sql for sql in seen if "OFFSET" in sql.upper()]
+        for back in reversed(pages[:-1]):  # and back again by the newer links
+            page = client.get(_page_links(page.text)["较新"])
+            assert _ids(page.text) == back
+        assert "较新" not in _page_links(page.text)
+
+
+def test_the_list_reads_only_the_columns_it_shows(app, alice) -> None:
+    with statements(app) as seen:
+        assert len(_ids(alice.get("/deals").text)) == 3
+    listing = [sql for sql in seen if "FROM deals" in sql and "count(" not in sql]
+    assert listing and not [sql for sql in listing if "deals.record" in sql]
 
 
 # -- generate ----------------------------------------------------------------------------------------
@@ -114,6 +149,44 @@ def test_generate_refuses_bad_input_in_words(app, alice, data: dict[str, str]) -
     fragment = alice.post("/deals/generate", data=data, headers=HX)
     assert fragment.status_code == 422 and "<html" not in fragment.text and 'class="error"' in fragment.text
     assert all(deal.owner_id is None for deal in _stored(app))
+
+
+def test_a_library_holds_at_most_max_deals_per_user(make_app, accounts) -> None:
+    app = make_app(MAX_DEALS_PER_USER=4)
+    client = app.test_client()
+    type(accounts)(client).sign_up("alice")
+    assert client.post("/deals/generate", data={"rules": "standard", "count": "3"}).status_code == 303
+    for headers in ({}, HX):
+        refused = client.post("/deals/generate", data={"rules": "standard", "count": "2"}, headers=headers)
+        assert refused.status_code == 422 and "一局也没有生成" in refused.text and "上限是 4" in refused.text
+    records = [_record(seed) for seed in (61, 62)]
+    refused = _upload(client, json.dumps(records))
+    assert refused.status_code == 422 and "一局也没有导入" in refused.text and "上限是 4" in refused.text
+    assert len(_stored(app, owner_id=1)) == 3
+    assert _upload(client, json.dumps(records[0])).status_code == 303
+    assert len(_stored(app, owner_id=1)) == 4
+    assert "你的牌库新增 0 局" in _upload(client, json.dumps(records[0]), headers=HX).text  # already there: no room needed
+    client.post("/lang", data={"lang": "en"})
+    refused = client.post("/deals/generate", data={"rules": "standard", "count": "1"})
+    assert "Nothing was generated" in refused.text and "the limit is 4" in refused.text
+
+
+def test_generating_and_importing_are_rate_limited_per_user(make_app, accounts) -> None:
+    app = make_app(RATELIMIT_ENABLED=True, GENERATE_RATE_LIMIT="2 per minute", IMPORT_RATE_LIMIT="1 per minute")
+    client = app.test_client()
+    users = type(accounts)(client)
+    users.sign_up("alice")
+    for _ in range(2):
+        assert client.post("/deals/generate", data={"rules": "standard", "count": "1"}).status_code == 303
+    limited = client.post("/deals/generate", data={"rules": "standard", "count": "1"})
+    assert limited.status_code == 429 and "尝试次数太多" in limited.text
+    assert _upload(client, json.dumps(_record(63))).status_code == 303
+    assert _upload(client, json.dumps(_record(64))).status_code == 429
+    assert len(_stored(app, owner_id=1)) == 3
+    users.logout()
+    users.sign_up("bob")
+    assert client.post("/deals/generate", data={"rules": "standard", "count": "1"}).status_code == 303
+    assert _upload(client, json.dumps(_record(64))).status_code == 303
 
 
 def test_new_page_and_fragment(alice) -> None:
@@ -197,9 +270,7 @@ def test_import_without_a_file(alice) -> None:
 
 
 def test_a_too_large_upload_is_refused_in_words(make_app, accounts) -> None:
-    assert make_app().config["MAX_CONTENT_LENGTH"] == 512 * 1024
-    # A smaller cap here: werkzeug's test client spools bodies over 500 KB to a file it never closes.
-    app = make_app(MAX_CONTENT_LENGTH=64 * 1024)
+    app = make_app(UPLOAD_LIMIT=64 * 1024)
     client = app.test_client()
     type(accounts)(client).sign_up("alice")
     big = b"[" + b" " * (64 * 1024) + b"]"
@@ -209,6 +280,38 @@ def test_a_too_large_upload_is_refused_in_words(make_app, accounts) -> None:
     fragment = _upload(client, big, headers=HX)
     assert fragment.status_code == 413 and "<html" not in fragment.text and "文件超过 64 KB" in fragment.text
     assert all(deal.owner_id is None for deal in _stored(app))
+
+
+def _multipart(content: bytes) -> dict[str, Any]:
+    """The import form as a body of its own (the test client spools a large file to a file it never closes)."""
+    boundary = "jipai-test-boundary"
+    body = (f'--{boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\nrecord\r\n--{boundary}\r\n'
+            'Content-Disposition: form-data; name="file"; filename="deal.json"\r\n'
+            'Content-Type: application/json\r\n\r\n').encode() + content + f"\r\n--{boundary}--\r\n".encode()
+    return {"data": body, "content_type": f"multipart/form-data; boundary={boundary}"}
+
+
+def test_the_upload_limit_is_on_the_file_itself(app, alice) -> None:
+    limit = app.config["UPLOAD_LIMIT"]
+    assert limit == 512 * 1024 and app.config["MAX_CONTENT_LENGTH"] > limit
+    record = json.dumps(_record(12)).encode()
+    almost = record + b" " * (round(511.7 * 1024) - len(record))
+    response = alice.post("/deals/import", **_multipart(almost))
+    assert response.status_code == 303, response.text[-800:]
+    assert [deal.id for deal in _stored(app, owner_id=1)] == [record_id(_record(12))]
+    over = b"[" + b" " * (limit - 1) + b"]"
+    assert len(over) == limit + 1
+    response = alice.post("/deals/import", **_multipart(over))
+    assert response.status_code == 413 and "文件超过 512 KB" in response.text
+
+
+def test_a_request_too_large_closes_the_connection(app, alice) -> None:
+    body = _multipart(b" " * app.config["MAX_CONTENT_LENGTH"])
+    for headers in ({}, HX):
+        response = alice.post("/deals/import", headers=headers, **body)
+        assert response.status_code == 413 and "文件超过 512 KB" in response.text
+        assert response.headers["Connection"] == "close"
+    assert alice.get("/deals").headers.get("Connection") != "close"
 
 
 def test_botzone_upload_uses_the_converter(app, alice, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -334,10 +437,11 @@ def test_another_users_private_deal_is_a_404(app, client, accounts) -> None:
     for path in (f"/deals/{private}", f"/deals/{private}/export"):
         assert client.get(path).status_code == 404
         assert client.get(path, headers=HX).status_code == 404
-    assert client.post(f"/deals/{private}/delete").status_code == 404
+    assert client.post(f"/deals/{private}/delete", data=CONFIRM).status_code == 404
+    assert client.get(f"/deals/{private}/delete").status_code == 404
     assert private not in client.get("/deals").text
     assert client.get(f"/deals/{shared}").status_code == 200
-    assert client.post(f"/deals/{shared}/delete").status_code == 404
+    assert client.post(f"/deals/{shared}/delete", data=CONFIRM).status_code == 404
     assert len(_stored(app, id=private)) == 1
 
 
@@ -349,20 +453,60 @@ def test_two_users_may_hold_the_same_record(app, client, accounts) -> None:
     accounts.sign_up("bob")
     _upload(client, record)
     assert len(_stored(app, id=record_id(_record(31)))) == 2
-    assert client.post(f"/deals/{record_id(_record(31))}/delete").status_code == 303
+    assert client.post(f"/deals/{record_id(_record(31))}/delete", data=CONFIRM).status_code == 303
     assert len(_stored(app, id=record_id(_record(31)))) == 1
 
 
-def test_delete_own_deal(app, alice) -> None:
+CONFIRM = {"confirm": "yes"}
+
+
+def test_delete_own_deal_after_a_confirmation(app, alice) -> None:
     _upload(alice, json.dumps(_record(40)))
     deal_id = record_id(_record(40))
     page = alice.get(f"/deals/{deal_id}")
-    assert f'action="/deals/{deal_id}/delete"' in page.text
-    response = alice.post(f"/deals/{deal_id}/delete")
+    assert f'href="/deals/{deal_id}/delete"' in page.text
+    for ask in (lambda: alice.get(f"/deals/{deal_id}/delete"), lambda: alice.post(f"/deals/{deal_id}/delete")):
+        confirm = ask()
+        assert confirm.status_code == 200 and "从没练过这局" in confirm.text
+        assert f'action="/deals/{deal_id}/delete"' in confirm.text and 'name="confirm" value="yes"' in confirm.text
+        assert len(_stored(app, id=deal_id)) == 1
+    fragment = alice.get(f"/deals/{deal_id}/delete", headers=HX)
+    assert "<html" not in fragment.text and fragment.text.lstrip().startswith('<section id="delete-deal"')
+    response = alice.post(f"/deals/{deal_id}/delete", data=CONFIRM)
     assert response.status_code == 303 and response.headers["Location"] == "/deals"
     assert alice.get(f"/deals/{deal_id}").status_code == 404
+    assert _stored(app, id=deal_id) == []  # never drilled: deleted for real
     shared = _stored(app)[0].id
     assert "/delete" not in alice.get(f"/deals/{shared}").text
+
+
+def test_a_drilled_deal_is_hidden_with_its_history_kept(app, client) -> None:
+    with Session(app.extensions["jipai_engine"]) as session:  # only alice's deal to drill
+        session.execute(sa.update(Deal).values(hidden=True))
+        session.commit()
+    Accounts(client).sign_up("alice")
+    _upload(client, json.dumps(_record(41)))
+    deal_id = record_id(_record(41))
+    run_id = start(client, "trumps")
+    drive(client, app, run_id, lambda index: False, stop_after=1)
+    answers = attempts(app, run_id)
+    assert len(answers) == 1
+    confirm = client.get(f"/deals/{deal_id}/delete")
+    assert "练过这局 1 次" in confirm.text
+    assert client.post(f"/deals/{deal_id}/delete", data=CONFIRM).status_code == 303
+    (deal,) = _stored(app, id=deal_id)
+    assert deal.hidden and attempts(app, run_id) == answers
+    assert deal_id not in _ids(client.get("/deals").text) and client.get(f"/deals/{deal_id}").status_code == 404
+    assert client.get(f"/deals/{deal_id}/export").status_code == 404
+    assert client.get(f"/deals/{deal_id}/delete").status_code == 404
+    review = client.get(f"/review/{answers[0].id}")
+    assert review.status_code == 200 and deal_id in review.text
+    assert str(answers[0].id) in client.get("/review").text
+    assert client.get(f"/runs/{run_id}").status_code == 200
+    assert client.post("/drills/trumps/start").headers["Location"] == "/drills"  # no deal left to drill
+    assert _upload(client, json.dumps(_record(41))).status_code == 303  # imported again: it comes back
+    (deal,) = _stored(app, id=deal_id)
+    assert not deal.hidden and deal_id in _ids(client.get("/deals").text)
 
 
 def test_anonymous_visitors_see_no_deals(client, app) -> None:

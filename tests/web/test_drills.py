@@ -11,7 +11,7 @@ from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
-from sqlmodel import select
+from sqlmodel import SQLModel, select
 
 from trainer.bots.random import random_record
 from trainer.drills.definitions import DRILLS_DIR
@@ -32,6 +32,7 @@ from .drilling import (
     run_row,
     session,
     start,
+    statements,
     wrong_answer,
 )
 
@@ -80,6 +81,23 @@ def test_starting_a_run_picks_a_complete_deal_under_the_drill_rules(app, alice) 
 def test_runs_spread_over_the_deals(app, alice) -> None:
     pks = {run_row(app, start(alice, "points")).deal_pk for _ in range(3)}
     assert len(pks) == 3  # three starter deals: each drilled once before any twice
+
+
+def test_starting_a_run_reads_a_few_deals_in_one_query(app, alice) -> None:
+    start(alice, "trumps")
+    with statements(app) as seen:
+        start(alice, "trumps")
+    picking = [sql for sql in seen if "FROM deals" in sql and not re.search(r"deals\.pk = (\?|%\(pk_1\)s)", sql)]
+    assert len(picking) == 1 and "LIMIT" in picking[0], picking
+    assert not [sql for sql in seen if "GROUP BY" in sql]
+
+
+def test_a_hidden_deal_is_never_drilled(app, alice) -> None:
+    with session(app) as db:
+        db.execute(sa.update(Deal).values(hidden=True))
+        db.commit()
+    response = alice.post("/drills/trumps/start")
+    assert response.status_code == 303 and response.headers["Location"] == "/drills"
 
 
 def test_an_unknown_drill_is_a_404(alice) -> None:
@@ -476,3 +494,52 @@ def test_a_step_answers_the_section_the_run_page_shows(app, alice) -> None:
         page = alice.get(f"/runs/{run_id}").text
         section = re.search(r'<section id="run".*?</section>', page, re.DOTALL).group(0)
         assert re.sub(r'<input type="hidden" name="csrf_token"[^>]*>\n', "", section) == step.strip()
+
+
+# -- GETs change nothing -----------------------------------------------------------------------------
+
+def _contents(app) -> dict[str, list[str]]:
+    app.extensions["jipai_cursors"].flush()
+    with app.extensions["jipai_engine"].connect() as connection:
+        return {table.name: sorted(repr(tuple(row)) for row in connection.execute(sa.select(table)))
+                for table in SQLModel.metadata.sorted_tables}
+
+
+def _at_a_question(alice, run_id: int) -> None:
+    for _ in range(300):
+        page = alice.get(f"/runs/{run_id}", headers=HX)
+        if 'id="answer-form"' in page.text:
+            return
+        alice.post(f"/runs/{run_id}/step?at={at_value(page.text)}", headers=HX)
+    raise AssertionError("no question")
+
+
+def test_no_get_changes_the_database(app, alice) -> None:
+    """Reloading a run at its question does not restart its answer timer, nor does any other page
+    change anything: every GET route, as a page and as an htmx fragment."""
+    finished = start(alice, "trumps")
+    drive(alice, app, finished, lambda index: False)
+    mistake = attempts(app, finished)[0].id
+    alice.post("/deals/generate", data={"rules": "standard", "count": "1"})
+    with session(app) as db:
+        own = db.exec(select(Deal.id).where(Deal.owner_id == 1)).first()
+    run_id = start(alice, "everything")
+    _at_a_question(alice, run_id)
+    paths = ["/", "/healthz", "/auth/login", "/auth/register", "/deals", "/deals/new", f"/deals/{own}",
+             f"/deals/{own}?trick=3&seat=2", f"/deals/{own}/export", f"/deals/{own}/delete", "/drills",
+             f"/runs/{run_id}", f"/runs/{finished}", f"/runs/{finished}/summary", f"/runs/{run_id}/summary",
+             "/review", f"/review/{mistake}", "/review?type=trumps_unseen"]
+    adapter = app.url_map.bind("localhost")
+    covered = {adapter.match(path.partition("?")[0])[0] for path in paths}
+    for rule in app.url_map.iter_rules():
+        if "GET" in rule.methods and rule.endpoint not in covered | {"static"}:
+            assert not rule.arguments, f"add a GET of {rule.rule} to this test"
+            paths.append(rule.rule)
+    before = _contents(app)
+    shown_at = run_row(app, run_id).shown_at
+    assert shown_at is not None
+    for path in paths:
+        for headers in ({}, HX):
+            assert alice.get(path, headers=headers).status_code in (200, 303), path
+            assert _contents(app) == before, path
+    assert run_row(app, run_id).shown_at == shown_at

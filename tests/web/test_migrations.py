@@ -134,10 +134,13 @@ def upgrade() -> None:
 """
 
 
-def test_a_migration_that_rebuilds_users_keeps_their_deals(tmp_path: Path, monkeypatch) -> None:
-    """SQLite: a batch-mode rebuild of `users` drops the table; the start-up migration keeps foreign
-    keys off meanwhile, so the drop deletes no deal by cascade."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'rebuild.sqlite'}")
+@pytest.mark.parametrize("run_from", ["start", "shell"])
+def test_a_migration_that_rebuilds_users_keeps_their_deals(tmp_path: Path, monkeypatch, run_from: str) -> None:
+    """SQLite: a batch-mode rebuild of `users` drops the table; a migration run — at the app's start,
+    or `alembic upgrade` from the shell through migrations/env.py — keeps foreign keys off meanwhile,
+    so the drop deletes no deal by cascade."""
+    url = f"sqlite:///{tmp_path / 'rebuild.sqlite'}"
+    engine = make_engine(url)
     upgrade(engine, str(tmp_path))
     with engine.begin() as connection:
         connection.execute(sa.text("INSERT INTO users (username, name_key, password_hash, session_token, failed_logins,"
@@ -151,7 +154,12 @@ def test_a_migration_that_rebuilds_users_keeps_their_deals(tmp_path: Path, monke
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     (migrations / "versions" / "9999_rebuild_users.py").write_text(REBUILD_USERS.format(head=head))
     monkeypatch.setattr("trainer.web.db.MIGRATIONS", migrations)
-    upgrade(engine, str(tmp_path))
+    if run_from == "start":
+        upgrade(engine, str(tmp_path))
+    else:
+        shell_config = alembic_config()
+        shell_config.set_main_option("sqlalchemy.url", url)
+        command.upgrade(shell_config, "head")
     with engine.connect() as connection:
         assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "9999"
         assert connection.execute(sa.text("SELECT count(*) FROM deals WHERE owner_id = 1")).scalar() == 1

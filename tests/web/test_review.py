@@ -16,7 +16,7 @@ from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import public_events, track
 from trainer.web.models import Attempt
 
-from .drilling import HX, attempts, drive, expected_question, position_after, run_row, session, start
+from .drilling import HX, attempts, drive, expected_question, position_after, run_row, session, start, statements
 
 REVIEW_LINK = re.compile(r'href="/review/(\d+)"')
 
@@ -45,6 +45,32 @@ def test_the_list_holds_exactly_the_wrong_answers_newest_first(alice, mistakes) 
     fragment = alice.get("/review", headers=HX).text
     assert "<html" not in fragment and fragment.lstrip().startswith('<section id="mistakes"')
     assert "<html" in alice.get("/review").text
+
+
+PAGE_LINK = re.compile(r'<a href="(/review\?[^"]*)">[^<]*(较早|较新)')
+
+
+def test_pages_go_by_keyset_and_keep_the_filters(app, alice, mistakes) -> None:
+    app.config["REVIEW_PER_PAGE"] = 2
+    kind = max({a.question_type for a in mistakes}, key=lambda k: sum(a.question_type == k for a in mistakes))
+    for query, expected in (("", mistakes), (f"?type={kind}", [a for a in mistakes if a.question_type == kind])):
+        newest_first = [str(a.id) for a in sorted(expected, key=lambda a: a.id, reverse=True)]
+        pages, url = [], f"/review{query}"
+        with statements(app) as seen:
+            while True:
+                page = alice.get(url, headers=HX)
+                pages.append(REVIEW_LINK.findall(page.text))
+                links = {word: link.replace("&amp;", "&") for link, word in PAGE_LINK.findall(page.text)}
+                assert all(query[1:] in link for link in links.values())
+                if "较早" not in links:
+                    break
+                url = links["较早"]
+        assert [item for listed in pages for item in listed] == newest_first, query
+        assert not [sql for sql in seen if "OFFSET" in sql.upper()]
+        assert not [sql for sql in seen if "attempts.position" in sql or "attempts.ms" in sql]
+        if len(pages) > 1:
+            back = alice.get({w: u for u, w in PAGE_LINK.findall(page.text)}["较新"].replace("&amp;", "&"))
+            assert REVIEW_LINK.findall(back.text) == pages[-2]
 
 
 def test_filters_by_type_suit_and_date(app, alice, mistakes) -> None:

@@ -15,7 +15,7 @@ from flask import Flask, Response, render_template
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from trainer.web import db
+from trainer.web import db, inputs
 from trainer.web.db import PROJECT_ROOT
 from trainer.web.extensions import SECURITY_HEADERS, add_security_headers, add_vary, babel, csrf, htmx, limiter, \
     select_locale
@@ -51,7 +51,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         LOAD_STARTER_LIBRARY=True,
         STARTER_DEALS_DIR=str(PROJECT_ROOT / "drills" / "deals"),
         STARTER_GENERATE_COUNT=12,
-        MAX_CONTENT_LENGTH=512 * 1024,
+        UPLOAD_LIMIT=512 * 1024,
+        MAX_CONTENT_LENGTH=None,
+        MAX_DEALS_PER_USER=2000,
+        GENERATE_RATE_LIMIT="30 per hour; 200 per day",
+        IMPORT_RATE_LIMIT="60 per hour; 500 per day",
         PASSWORD_HASH_METHOD="scrypt",
         LOGIN_RATE_LIMIT="10 per minute; 60 per hour",
         LOGIN_ACCOUNT_FAILURES=10,
@@ -75,6 +79,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.private_folder(app.instance_path)
     if not app.config["DATABASE_URL"]:
         app.config["DATABASE_URL"] = default_database_url(app.instance_path)
+    if not app.config["MAX_CONTENT_LENGTH"]:  # the file and the form around it
+        app.config["MAX_CONTENT_LENGTH"] = int(app.config["UPLOAD_LIMIT"]) + 64 * 1024
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
@@ -92,6 +98,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     htmx.init_app(app)
     limiter.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
+    inputs.init_app(app)
 
     from trainer.web import auth, deals, drills, home, review
 

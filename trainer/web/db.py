@@ -106,26 +106,34 @@ def start_lock(engine: sa.Engine, lock_dir: str) -> Iterator[sa.Connection]:
                 yield connection
 
 
-def upgrade(engine: sa.Engine, lock_dir: str) -> None:
-    """Run the migrations to head (a no-op when the schema is current).
+@contextmanager
+def migrating(connection: sa.Connection) -> Iterator[None]:
+    """Run migrations on `connection` and commit them; on SQLite with foreign keys off meanwhile and
+    checked before the commit.
 
-    On SQLite, foreign keys are off meanwhile and checked after: alembic's batch mode changes a
-    table by building a copy and dropping the original, and with foreign keys on the drop deletes,
-    by cascade, every row that refers to it (a user's deals, runs and answers)."""
-    sqlite = engine.dialect.name == "sqlite"
-    with start_lock(engine, lock_dir) as connection:
+    Alembic's batch mode changes a SQLite table by building a copy and dropping the original, and
+    with foreign keys on the drop deletes, by cascade, every row that refers to it (a user's deals,
+    runs and answers). Both the app's start (`upgrade`) and `alembic upgrade` from the shell
+    (`migrations/env.py`) migrate through this."""
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # (outside a transaction, or it does nothing)
+    try:
+        yield
+        if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
+            raise RuntimeError("the migrations left rows that refer to rows that do not exist")
+        connection.commit()
+    finally:
         if sqlite:
-            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # (outside a transaction, or it does nothing)
-        try:
-            command.upgrade(alembic_config(connection), "head")
-            if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
-                raise RuntimeError("the migrations left rows that refer to rows that do not exist")
+            connection.rollback()
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
             connection.commit()
-        finally:
-            if sqlite:
-                connection.rollback()
-                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
-                connection.commit()
+
+
+def upgrade(engine: sa.Engine, lock_dir: str) -> None:
+    """Run the migrations to head (a no-op when the schema is current)."""
+    with start_lock(engine, lock_dir) as connection, migrating(connection):
+        command.upgrade(alembic_config(connection), "head")
 
 
 class WriteLock:

@@ -1,20 +1,22 @@
 """The deal library: list with filters, generate, import (record or Botzone log), export, replay, delete."""
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, g, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from sqlmodel import select
+from sqlalchemy.orm import load_only
+from sqlmodel import col, func, select
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from trainer.records import parse_record, verify_summary
 from trainer.web.auth import login_required
-from trainer.web.db import get_session
+from trainer.web.db import get_session, write_lock
 from trainer.web.display import cards_view, seat_label, trick_view, trump_label
+from trainer.web.extensions import limiter
 from trainer.web.forms import FilterForm, GenerateForm, ImportForm
+from trainer.web.inputs import page_cursor
 from trainer.web.library import (
     Added,
     Filters,
@@ -29,13 +31,13 @@ from trainer.web.library import (
     visible_deals,
 )
 from trainer.web.messages import upload_limit_kb
-from trainer.web.models import Deal
+from trainer.web.models import Deal, DrillRun
 from trainer.web.responses import go, render_page, wants_fragment
 
 bp = Blueprint("deals", __name__, url_prefix="/deals")
 
 
-def _filters(form: FilterForm) -> tuple[Filters, int]:
+def _filters(form: FilterForm) -> Filters:
     """The filters the form asks for; a value that does not validate counts as "any"."""
     form.validate()
 
@@ -44,25 +46,23 @@ def _filters(form: FilterForm) -> tuple[Filters, int]:
 
     complete = value(form.complete)
     whose = value(form.whose)
-    filters = Filters(rules=value(form.rules), trump=value(form.trump),
-                      complete=None if complete is None else complete == "yes",
-                      mine=None if whose is None else whose == "mine")
-    return filters, value(form.page) or 1
+    return Filters(rules=value(form.rules), trump=value(form.trump),
+                   complete=None if complete is None else complete == "yes",
+                   mine=None if whose is None else whose == "mine")
 
 
 @bp.route("")
 @login_required
 def index() -> Any:
-    """The shared starter library and the user's own deals, filtered, a page at a time."""
+    """The user's own deals then the shared starter library, filtered, a page at a time (`?after=` or
+    `?before=` a deal of the list: `trainer.web.keyset`)."""
     form = FilterForm(request.args)
-    filters, page = _filters(form)
-    size = current_app.config["DEALS_PER_PAGE"]
-    deals, total = visible_deals(get_session(), g.user.id, filters, (page - 1) * size, size)
-    query = {name: field.data for name, field in form._fields.items()
-             if name != "page" and field.data and not field.errors}
-    pages = max(1, math.ceil(total / size))
-    return render_page("deals/index.html", "deals/_list.html", form=form, deals=deals, total=total, page=page,
-                       pages=pages, query=query)
+    filters = _filters(form)
+    page, total = visible_deals(get_session(), g.user.id, filters, page_cursor("after", "ms"),
+                                page_cursor("before", "ms"), current_app.config["DEALS_PER_PAGE"])
+    query = {name: field.data for name, field in form._fields.items() if field.data and not field.errors}
+    return render_page("deals/index.html", "deals/_list.html", form=form, deals=page.rows, total=total, page=page,
+                       query=query)
 
 
 def _new_page(status: int, generate_form: GenerateForm | None = None, import_form: ImportForm | None = None,
@@ -95,15 +95,28 @@ def _done(added: Added, fragment: str, form_name: str, form: Any) -> Any:
     return go(url_for("deals.index", whose="mine"))
 
 
+def _per_user() -> str:
+    """The rate limits' key for adding deals: the signed-in user."""
+    return f"user:{g.user.id}"
+
+
 @bp.route("/generate", methods=("POST",))
 @login_required
+@limiter.limit(lambda: current_app.config["GENERATE_RATE_LIMIT"], key_func=_per_user)
 def generate_deals() -> Any:
-    """Bots play 1–20 new deals under a rules preset, stored in the user's library."""
+    """Bots play 1–20 new deals under a rules preset, stored in the user's library (at most
+    `MAX_DEALS_PER_USER` deals; `GENERATE_RATE_LIMIT` requests per user)."""
     form = GenerateForm()
+    error = None
     if form.validate_on_submit():
-        added = generate(get_session(), form.rules.data, form.count.data, g.user.id)
-        return _done(added, "deals/_generate_form.html", "generate_form", GenerateForm(formdata=None))
-    return _new_page(422, generate_form=form, fragment="deals/_generate_form.html")
+        try:
+            added = generate(get_session(), form.rules.data, form.count.data, g.user.id,
+                             current_app.config["MAX_DEALS_PER_USER"])
+        except LibraryError as refused:
+            error = _("Nothing was generated: %(reason)s", reason=str(refused))
+        else:
+            return _done(added, "deals/_generate_form.html", "generate_form", GenerateForm(formdata=None))
+    return _new_page(422, generate_form=form, fragment="deals/_generate_form.html", generate_error=error)
 
 
 def _botzone_records(raw: bytes) -> list[Any]:
@@ -121,26 +134,33 @@ def _botzone_records(raw: bytes) -> list[Any]:
 
 @bp.route("/import", methods=("POST",))
 @login_required
+@limiter.limit(lambda: current_app.config["IMPORT_RATE_LIMIT"], key_func=_per_user)
 def import_deals() -> Any:
-    """Upload deal records (one JSON object or an array) or a Botzone log; all valid or nothing stored."""
+    """Upload deal records (one JSON object or an array) or a Botzone log of at most `UPLOAD_LIMIT`
+    bytes; all valid or nothing stored (at most `MAX_DEALS_PER_USER` deals; `IMPORT_RATE_LIMIT`
+    requests per user)."""
     form = ImportForm()
     error = None
     if form.validate_on_submit():
-        raw = form.file.data.read()
+        limit = current_app.config["UPLOAD_LIMIT"]
+        raw = form.file.data.read(limit + 1)
+        if len(raw) > limit:
+            return upload_too_large(None)
         try:
             records = _botzone_records(raw) if form.kind.data == "botzone" else records_from_text(raw)
-            checked = check_records(records)
+            added = add_records(get_session(), check_records(records), g.user.id,
+                                current_app.config["MAX_DEALS_PER_USER"])
         except LibraryError as refused:
             error = _("Nothing was imported: %(reason)s", reason=str(refused))
         else:
-            added = add_records(get_session(), checked, g.user.id)
             return _done(added, "deals/_import_form.html", "import_form", ImportForm(formdata=None))
     return _new_page(422, import_form=form, fragment="deals/_import_form.html", import_error=error)
 
 
 @bp.errorhandler(RequestEntityTooLarge)
-def upload_too_large(_error: RequestEntityTooLarge) -> Any:
-    """An upload over MAX_CONTENT_LENGTH: the import form again, saying so."""
+def upload_too_large(_error: RequestEntityTooLarge | None) -> Any:
+    """An upload over `UPLOAD_LIMIT` (or a request over `MAX_CONTENT_LENGTH`, which leaves room for
+    the form around the file): the import form again, saying so."""
     error = _("Nothing was imported: the file is larger than %(kb)d KB.", kb=upload_limit_kb())
     return _new_page(413, fragment="deals/_import_form.html", import_error=error)
 
@@ -183,15 +203,28 @@ def export(deal_id: str) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{deal.id}.json"'})
 
 
-@bp.route("/<deal_id>/delete", methods=("POST",))
+@bp.route("/<deal_id>/delete", methods=("GET", "POST"))
 @login_required
 def delete(deal_id: str) -> Any:
-    """Remove one of the user's own deals (the shared library cannot be deleted from here)."""
+    """Delete one of the user's own deals (the shared library cannot be deleted from here), after a
+    confirmation: GET (or a POST without `confirm`) shows what will happen, a POST with `confirm`
+    does it. A deal with runs on it is hidden, not deleted: it leaves the library and is never
+    drilled again, and its runs and answers stay for the review."""
     db = get_session()
-    deal = db.exec(select(Deal).where(Deal.id == deal_id, Deal.owner_id == g.user.id)).first()
+    deal = db.exec(select(Deal).options(load_only(col(Deal.pk), col(Deal.id), col(Deal.owner_id)))
+                   .where(Deal.id == deal_id, Deal.owner_id == g.user.id, col(Deal.hidden).is_(False))).first()
     if deal is None:
         abort(404)
-    db.delete(deal)
-    db.commit()
+    runs = db.exec(select(func.count()).select_from(DrillRun).where(DrillRun.user_id == g.user.id,
+                                                                      DrillRun.deal_pk == deal.pk)).one()
+    if request.method == "GET" or request.form.get("confirm") != "yes":
+        return render_page("deals/delete.html", "deals/_delete.html", deal=deal, runs=runs)
+    if runs:
+        deal.hidden = True
+        db.add(deal)
+    else:
+        db.delete(deal)
+    with write_lock().held():
+        db.commit()
     flash(_("Deal %(id)s deleted.", id=deal_id))
     return go(url_for("deals.index"))

@@ -8,7 +8,6 @@ is rendered; a checkpoint is answered once (a unique constraint), so a double su
 from __future__ import annotations
 
 import bisect
-import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -105,16 +104,23 @@ def pretty_card(code: str) -> str:
     return Card.parse(code).pretty
 
 
-def _candidates(db: Session, drill: Drill) -> list[tuple[int, int]]:
-    """(deal pk, runs this user already made on it) for the complete deals visible to the user
-    under the drill's rules."""
+CANDIDATES = 8
+"""How many deals starting a run reads, to find one whose plan has a checkpoint."""
+
+
+def _candidates(db: Session, drill: Drill, seed: int) -> list[DealKey]:
+    """The cache keys of the complete deals visible to the user under the drill's rules (not hidden)
+    that they have drilled least, ties in an order drawn from `seed` (a rotation of a fixed
+    shuffle): one query, reading `CANDIDATES` rows; the user's runs are counted per deal by index."""
     custom = drill.rules != PRESETS.get(drill.rules.preset)
-    query = select(Deal.pk).where(_visible(g.user.id), col(Deal.complete).is_(True), Deal.rules == drill.rules.preset,
-                                  col(Deal.custom_rules).is_(custom)).order_by(col(Deal.pk))
-    pks = list(db.exec(query).all())
-    used = dict(db.exec(select(DrillRun.deal_pk, func.count()).where(DrillRun.user_id == g.user.id)
-                        .group_by(col(DrillRun.deal_pk))).all())
-    return [(pk, used.get(pk, 0)) for pk in pks if pk is not None]
+    runs = (select(func.count()).select_from(DrillRun)
+            .where(DrillRun.user_id == g.user.id, DrillRun.deal_pk == Deal.pk).scalar_subquery())
+    shuffle = (sa.cast(col(Deal.pk), sa.BigInteger) * 2654435761 + seed) % 2147483647
+    query = (select(Deal.pk, Deal.id, Deal.created)
+             .where(_visible(g.user.id), col(Deal.complete).is_(True), Deal.rules == drill.rules.preset,
+                    col(Deal.custom_rules).is_(custom))
+             .order_by(runs, shuffle).limit(CANDIDATES))
+    return [(pk, deal_id, created) for pk, deal_id, created in db.exec(query).all() if pk is not None]
 
 
 @bp.route("/drills/<drill_id>/start", methods=("POST",))
@@ -127,20 +133,14 @@ def start(drill_id: str) -> Any:
         abort(404)
     db = get_session()
     seed = secrets.randbelow(2**31)
-    rng = random.Random(seed)
-    candidates = _candidates(db, drill)
-    rng.shuffle(candidates)
-    candidates.sort(key=lambda item: item[1])
-    for pk, _used in candidates[:8]:
-        deal = db.get(Deal, pk)
-        assert deal is not None
-        data = deal_cache().get(db, (pk, deal.id, deal.created))
+    for key in _candidates(db, drill, seed):
+        data = deal_cache().get(db, key)
         if drill.rules != data.record.rules:
             continue
         plan = plan_run(drill, data.record, seed)
         if not plan.checkpoints:
             continue
-        run = DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=pk, seat=plan.seat, seed=seed,
+        run = DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=key[0], seat=plan.seat, seed=seed,
                        checkpoints=plan.checkpoints)
         db.add(run)
         with write_lock().held():
@@ -408,17 +408,19 @@ def plays_at(data: DealData, position: str) -> int:
     return data.trick_starts[int(trick) - 1] + int(plays)
 
 
-@bp.route("/runs/<int:run_id>")
+@bp.route("/runs/<id:run_id>")
 @signed_in
 def run_page(run_id: int) -> Any:
-    """A run where it stands (resumes an interrupted run); a finished run shows its summary."""
+    """A run where it stands (resumes an interrupted run); a finished run shows its summary. It
+    writes nothing: a question's showing time was set by the step that reached it, so reloading
+    the page does not restart the answer timer."""
     run, key = _load(run_id)
     if run.status == DONE:
         return go(url_for("drills.summary", run_id=run.id))
-    return _render(_stage(run, key))
+    return _render(_stage(run, key), shown=True)
 
 
-@bp.route("/runs/<int:run_id>/step", methods=("POST",))
+@bp.route("/runs/<id:run_id>/step", methods=("POST",))
 @limiter.exempt
 @signed_in
 def step(run_id: int) -> Any:
@@ -493,7 +495,7 @@ def _finish(run_id: int, run: RunPlan | RunRow) -> None:
     run_plans().pop(run_id)
 
 
-@bp.route("/runs/<int:run_id>/answer", methods=("POST",))
+@bp.route("/runs/<id:run_id>/answer", methods=("POST",))
 @login_required
 def answer(run_id: int) -> Any:
     """Grade the answer to the current checkpoint against the tracker, store it, then show the
@@ -539,7 +541,7 @@ def _current(stage: Stage, shown: bool = False) -> Any:
     return _render(stage, shown=shown)
 
 
-@bp.route("/runs/<int:run_id>/finish", methods=("POST",))
+@bp.route("/runs/<id:run_id>/finish", methods=("POST",))
 @login_required
 def finish(run_id: int) -> Any:
     """End a run early; the summary counts the checkpoints answered."""
@@ -582,7 +584,7 @@ def summarise(attempts: Sequence[Attempt]) -> tuple[list[TypeResult], TypeResult
             result("all", _("All questions"), attempts))
 
 
-@bp.route("/runs/<int:run_id>/summary")
+@bp.route("/runs/<id:run_id>/summary")
 @login_required
 def summary(run_id: int) -> Any:
     """A run's result: accuracy per question type, total and mean time, each answer."""

@@ -8,7 +8,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import Field, Form, HiddenField, IntegerField, PasswordField, SelectChoice, SelectField, StringField
-from wtforms.validators import (DataRequired, EqualTo, InputRequired, Length, NumberRange, Optional, Regexp,
+from wtforms.validators import (DataRequired, EqualTo, InputRequired, Length, NumberRange, Regexp,
                                 ValidationError)
 from zxcvbn import zxcvbn
 
@@ -133,4 +133,3 @@ class FilterForm(Form):
         ANY, SelectChoice("yes", _l("complete")), SelectChoice("no", _l("unfinished"))])
     whose = SelectField(_l("Whose"), default="", choices=[
         SelectChoice("", _l("all")), SelectChoice("mine", _l("mine")), SelectChoice("shared", _l("starter library"))])
-    page = IntegerField(default=1, validators=[Optional(), NumberRange(min=1)])

@@ -24,7 +24,8 @@ def index() -> Any:
     if g.user is not None:
         db = get_session()
         shared = db.exec(select(func.count()).select_from(Deal).where(col(Deal.owner_id).is_(None))).one()
-        mine = db.exec(select(func.count()).select_from(Deal).where(Deal.owner_id == g.user.id)).one()
+        mine = db.exec(select(func.count()).select_from(Deal).where(Deal.owner_id == g.user.id,
+                                                                    col(Deal.hidden).is_(False))).one()
         counts = {"shared": shared, "mine": mine}
     return render_page("home/index.html", counts=counts)
 

@@ -6,9 +6,11 @@ library plus the signed-in user's own deals: another user's private deal is neve
 from __future__ import annotations
 
 import json
+import math
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,12 +18,14 @@ from typing import Any
 import sqlalchemy as sa
 from flask import Flask
 from flask_babel import gettext as _
+from sqlalchemy.orm import load_only
 from sqlmodel import Session, col, select
 
 from trainer.bots.generate import generate_records
 from trainer.engine.errors import JipaiError
 from trainer.engine.rules import PRESETS, SUPPORTED_DECKS, Rules
 from trainer.records import DealRecord, Replay, parse_record, record_id, replay
+from trainer.web.keyset import Cursor, Page, keyset_page
 from trainer.web.models import Deal
 
 RULE_PRESETS = tuple(name for name, rules in PRESETS.items() if rules.decks in SUPPORTED_DECKS)
@@ -77,14 +81,38 @@ def records_from_text(text: str | bytes) -> list[Any]:
 
 
 def load_json(text: str | bytes) -> Any:
-    """An uploaded file's JSON; `LibraryError` when it is not UTF-8 JSON."""
+    """An uploaded file's JSON; `LibraryError` when it is not UTF-8 JSON or holds what no database
+    stores: NaN or Infinity, a number too large for a float or of more than 4,300 digits, a lone
+    surrogate (`\\ud800`), nesting deeper than Python's recursion limit."""
     try:
-        return json.loads(text)
+        data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+        json.dumps(data, ensure_ascii=False).encode()  # a lone surrogate cannot be encoded
+        return data
+    except LibraryError:
+        raise
     except UnicodeDecodeError:
         raise LibraryError(_("the file is not UTF-8 text")) from None
+    except UnicodeEncodeError:
+        raise LibraryError(_("the text holds a lone surrogate (an escape such as \\ud800 that is half of a "
+                             "character)")) from None
     except json.JSONDecodeError as error:
         raise LibraryError(_("not JSON: %(problem)s at line %(line)d, column %(column)d",
                              problem=error.msg, line=error.lineno, column=error.colno)) from None
+    except RecursionError:
+        raise LibraryError(_("the JSON is nested too deeply")) from None
+    except ValueError:  # int(): more digits than sys.get_int_max_str_digits()
+        raise LibraryError(_("a number has more than %(digits)d digits", digits=sys.get_int_max_str_digits())) from None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise LibraryError(_("%(value)s is not a number a deal can hold", value=name))
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise LibraryError(_("the number %(value)s is too large", value=text[:40]))
+    return value
 
 
 def check_records(records: Sequence[Any]) -> list[Checked]:
@@ -111,7 +139,7 @@ def deal_row(checked: Checked, owner_id: int | None) -> Deal:
         trump="none" if record.ctx.trump is None else record.ctx.trump.letter, banker=record.banker,
         complete=rep.complete, tricks=len(record.tricks),
         attackers_score=rep.result.attackers_score if rep.result else None,
-        source_kind=str(kind)[:32] if kind else "import")
+        source_kind="".join(ch for ch in str(kind) if ch.isprintable())[:32] if kind else "import")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,19 +150,25 @@ class Added:
     already: list[str]
 
 
-def add_records(session: Session, checked: Iterable[Checked], owner_id: int | None) -> Added:
+def add_records(session: Session, checked: Sequence[Checked], owner_id: int | None,
+                limit: int | None = None) -> Added:
     """Store validated records for `owner_id` (None: the shared library) and commit; records
-    already visible to that owner (theirs or shared) are not stored twice."""
+    already visible to that owner (theirs or shared) are not stored twice, and one of the owner's
+    own hidden deals comes back. `LibraryError` when the owner would hold more than `limit` deals."""
     deals, already = [], []
     seen = set()
     for item in checked:
-        if item.id in seen or find_visible(session, item.id, owner_id) is not None:
+        found = None if item.id in seen else find_visible(session, item.id, owner_id, with_hidden=True)
+        if item.id in seen or (found is not None and not found.hidden):
             already.append(item.id)
             continue
         seen.add(item.id)
-        deal = deal_row(item, owner_id)
+        deals.append(found or deal_row(item, owner_id))
+    if owner_id is not None and limit is not None:
+        check_room(session, owner_id, sum(deal.pk is None for deal in deals), limit)
+    for deal in deals:
+        deal.hidden = False
         session.add(deal)
-        deals.append(deal)
     try:
         session.commit()
     except sa.exc.IntegrityError:
@@ -144,22 +178,38 @@ def add_records(session: Session, checked: Iterable[Checked], owner_id: int | No
     return Added(deals, already)
 
 
-def generate(session: Session, preset: str, count: int, owner_id: int, seed: int | None = None) -> Added:
-    """Bots play `count` new deals under the `preset` rules, stored in the owner's library."""
+def check_room(session: Session, owner_id: int, adding: int, limit: int) -> None:
+    """`LibraryError` when `adding` more deals would make the owner hold more than `limit` (the
+    hidden ones, kept for the runs on them, count too)."""
+    held = session.exec(select(sa.func.count()).select_from(Deal).where(Deal.owner_id == owner_id)).one()
+    if held + adding > limit:
+        raise LibraryError(_("your library would hold %(total)d deals, and the limit is %(limit)d (deals deleted "
+                             "after you drilled them are kept for your review and count too)",
+                             total=held + adding, limit=limit))
+
+
+def generate(session: Session, preset: str, count: int, owner_id: int, limit: int | None = None,
+             seed: int | None = None) -> Added:
+    """Bots play `count` new deals under the `preset` rules, stored in the owner's library (of at
+    most `limit` deals: checked before the bots play, and again as they are stored)."""
+    if limit is not None:
+        check_room(session, owner_id, count, limit)
     seed = secrets.randbelow(2**31) if seed is None else seed
     records = generate_records(Rules.parse(preset), seed=seed, count=count)
-    return add_records(session, check_records(records), owner_id)
+    return add_records(session, check_records(records), owner_id, limit)
 
 
-def _visible(owner_id: int | None) -> sa.ColumnElement[bool]:
-    if owner_id is None:
-        return col(Deal.owner_id).is_(None)
-    return sa.or_(col(Deal.owner_id).is_(None), col(Deal.owner_id) == owner_id)
+def _visible(owner_id: int | None, with_hidden: bool = False) -> sa.ColumnElement[bool]:
+    """The deals `owner_id` may see: the shared library and their own, not the hidden ones unless asked."""
+    shown = col(Deal.owner_id).is_(None) if owner_id is None else \
+        sa.or_(col(Deal.owner_id).is_(None), col(Deal.owner_id) == owner_id)
+    return shown if with_hidden else sa.and_(shown, col(Deal.hidden).is_(False))
 
 
-def find_visible(session: Session, deal_id: str, owner_id: int | None) -> Deal | None:
-    """The deal `deal_id` if the owner may see it (their own first, then the shared one)."""
-    query = (select(Deal).where(Deal.id == deal_id, _visible(owner_id))
+def find_visible(session: Session, deal_id: str, owner_id: int | None, with_hidden: bool = False) -> Deal | None:
+    """The deal `deal_id` if the owner may see it (their own first, then the shared one); a hidden
+    one only `with_hidden`."""
+    query = (select(Deal).where(Deal.id == deal_id, _visible(owner_id, with_hidden))
              .order_by(col(Deal.owner_id).is_(None)).limit(1))
     return session.exec(query).first()
 
@@ -174,9 +224,15 @@ class Filters:
     mine: bool | None = None
 
 
-def visible_deals(session: Session, owner_id: int, filters: Filters, offset: int = 0,
-                  limit: int = 50) -> tuple[list[Deal], int]:
-    """One page of the deals `owner_id` may see, own first then shared, newest first; and the total."""
+LIST_COLUMNS = (Deal.pk, Deal.id, Deal.owner_id, Deal.rules, Deal.custom_rules, Deal.level, Deal.trump,
+                Deal.complete, Deal.tricks, Deal.attackers_score, Deal.source_kind)
+"""The columns the deal list shows (never the record's JSON)."""
+
+
+def visible_deals(session: Session, owner_id: int, filters: Filters, after: Cursor | None = None,
+                  before: Cursor | None = None, limit: int = 50) -> tuple[Page, int]:
+    """One page of the deals `owner_id` may see, by keyset (`trainer.web.keyset`): their own (group
+    `m`) then the shared ones (`s`), newest first; and the total. Only the listed columns are read."""
     where = [_visible(owner_id)]
     if filters.rules:
         where.append(col(Deal.rules) == filters.rules)
@@ -184,13 +240,14 @@ def visible_deals(session: Session, owner_id: int, filters: Filters, offset: int
         where.append(col(Deal.trump) == filters.trump)
     if filters.complete is not None:
         where.append(col(Deal.complete) == filters.complete)
+    groups = [("m", col(Deal.owner_id) == owner_id), ("s", col(Deal.owner_id).is_(None))]
     if filters.mine is not None:
-        where.append(col(Deal.owner_id) == owner_id if filters.mine else col(Deal.owner_id).is_(None))
+        groups = groups[:1] if filters.mine else groups[1:]
+        where.append(groups[0][1])
     total = session.exec(select(sa.func.count()).select_from(Deal).where(*where)).one()
-    query = (select(Deal).where(*where)
-             .order_by(col(Deal.owner_id).is_(None), col(Deal.created).desc(), col(Deal.pk).desc())
-             .offset(offset).limit(limit))
-    return list(session.exec(query).all()), total
+    query = select(Deal).options(load_only(*LIST_COLUMNS, raiseload=True)).where(*where)
+    page = keyset_page(session, query, col(Deal.pk), groups, lambda deal: deal.pk, after, before, limit)
+    return page, total
 
 
 def starter_records(folder: Path, generate_count: int) -> list[Any]:

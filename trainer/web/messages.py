@@ -6,9 +6,13 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from trainer.web.inputs import BadParameter
+
 
 def error_message(error: HTTPException) -> str:
     """What went wrong, in the user's language, without internals."""
+    if isinstance(error, BadParameter):
+        return str(error.description)
     if isinstance(error, CSRFError):
         return _("This form has expired or did not come from this site. Reload the page and try again.")
     code = error.code or 500
@@ -24,5 +28,5 @@ def error_message(error: HTTPException) -> str:
 
 
 def upload_limit_kb() -> int:
-    """The upload size cap (`MAX_CONTENT_LENGTH`) in KB."""
-    return int(current_app.config["MAX_CONTENT_LENGTH"]) // 1024
+    """The uploaded file's size cap (`UPLOAD_LIMIT`) in KB."""
+    return int(current_app.config["UPLOAD_LIMIT"]) // 1024

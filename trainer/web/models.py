@@ -79,7 +79,8 @@ class Deal(SQLModel, table=True):
     `id` is the record's id (records.md: its `id` field or its content hash) and is what URLs
     show; `pk` is the row's own key, for other tables to refer to. The same record may be in
     several users' private libraries (`owner_id`), so `id` is unique per owner; the shared
-    starter library (`owner_id` NULL) holds each id once.
+    starter library (`owner_id` NULL) holds each id once. A deal deleted while runs refer to it is
+    `hidden` instead: it leaves the library and is never drilled again, and its history stays whole.
     """
 
     __tablename__ = "deals"
@@ -87,7 +88,7 @@ class Deal(SQLModel, table=True):
         sa.UniqueConstraint("owner_id", "id"),
         sa.Index("uq_deals_shared_id", "id", unique=True,
                  sqlite_where=sa.text("owner_id IS NULL"), postgresql_where=sa.text("owner_id IS NULL")),
-        sa.Index("ix_deals_owner_id_created", "owner_id", "created"),
+        sa.Index("ix_deals_owner_id_hidden_pk", "owner_id", "hidden", "pk"),
     )
 
     pk: int | None = Field(default=None, primary_key=True)
@@ -104,6 +105,8 @@ class Deal(SQLModel, table=True):
     attackers_score: int | None = Field(default=None, description="null for an unfinished deal")
     source_kind: str = Field(sa_type=sa.String(32), description="the record's source.kind, or 'import'")
     created: datetime = Field(default_factory=utcnow)
+    hidden: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()},
+                         description="deleted by its owner but kept for the runs on it")
 
     @property
     def shared(self) -> bool:
@@ -121,7 +124,8 @@ class DrillRun(SQLModel, table=True):
     """
 
     __tablename__ = "drill_runs"
-    __table_args__ = (sa.Index("ix_drill_runs_user_id_started", "user_id", "started"),)
+    __table_args__ = (sa.Index("ix_drill_runs_user_id_started", "user_id", "started"),
+                      sa.Index("ix_drill_runs_user_id_deal_pk", "user_id", "deal_pk"))
 
     id: int | None = Field(default=None, primary_key=True)
     user_id: int = Field(foreign_key="users.id", ondelete="CASCADE")
@@ -149,6 +153,7 @@ class Attempt(SQLModel, table=True):
     __table_args__ = (
         sa.UniqueConstraint("run_id", "checkpoint"),
         sa.Index("ix_attempts_user_id_correct_created", "user_id", "correct", "created"),
+        sa.Index("ix_attempts_user_id_correct_id", "user_id", "correct", "id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -5,17 +5,18 @@ explanations. Every query is scoped to the signed-in user: another user's attemp
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
+import sqlalchemy as sa
 from flask import Blueprint, abort, current_app, g, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from sqlalchemy.orm import load_only
 from sqlmodel import col, func, select
-from wtforms import DateField, Form, IntegerField, SelectChoice, SelectField
-from wtforms.validators import NumberRange, Optional
+from wtforms import DateField, Form, SelectChoice, SelectField
+from wtforms.validators import Optional
 
 from trainer.drills.questions import Question
 from trainer.tracking.explain import explain
@@ -23,6 +24,8 @@ from trainer.tracking.facts import facts_json
 from trainer.web.auth import login_required
 from trainer.web.db import get_session
 from trainer.web.drills import drills, feedback, lang, plays_at, snapshot_at
+from trainer.web.inputs import page_cursor
+from trainer.web.keyset import keyset_page
 from trainer.web.models import Attempt, Deal, DrillRun
 from trainer.web.quiz import QUESTION_LABELS, answer_text, localise, seat_word, suit_name
 from trainer.web.responses import render_page
@@ -43,13 +46,13 @@ class ReviewFilterForm(Form):
         SelectChoice("trump", _l("trumps"))])
     since = DateField(_l("From"), validators=[Optional()])
     until = DateField(_l("To"), validators=[Optional()])
-    page = IntegerField(default=1, validators=[Optional(), NumberRange(min=1)])
 
 
 @bp.route("")
 @login_required
 def index() -> Any:
-    """The user's wrong answers, newest first, filtered, a page at a time."""
+    """The user's wrong answers, newest first, filtered, a page at a time (`?after=` or `?before=` a
+    mistake of the list: `trainer.web.keyset`)."""
     form = ReviewFilterForm(request.args)
     form.validate()
 
@@ -63,22 +66,25 @@ def index() -> Any:
         where.append(Attempt.suit == form.suit.data)
     if value(form.since):
         where.append(col(Attempt.created) >= datetime.combine(form.since.data, time.min, UTC))
-    if value(form.until):
+    if value(form.until) and form.until.data < date.max:  # up to the last day of the calendar: no bound
         where.append(col(Attempt.created) < datetime.combine(form.until.data + timedelta(days=1), time.min, UTC))
     db = get_session()
     total = db.exec(select(func.count()).select_from(Attempt).where(*where)).one()
-    size = current_app.config.get("REVIEW_PER_PAGE", 50)
-    page = value(form.page) or 1
-    rows = db.exec(select(Attempt, DrillRun.drill_id).join(DrillRun, col(DrillRun.id) == Attempt.run_id)
-                   .where(*where).order_by(col(Attempt.created).desc(), col(Attempt.id).desc())
-                   .offset((page - 1) * size).limit(size)).all()
+    query = (select(Attempt, DrillRun.drill_id).options(load_only(*LIST_COLUMNS, raiseload=True))
+             .join(DrillRun, col(DrillRun.id) == Attempt.run_id).where(*where))
+    page = keyset_page(db, query, col(Attempt.id), [("", sa.true())], lambda row: row[0].id,
+                       page_cursor("after"), page_cursor("before"), current_app.config.get("REVIEW_PER_PAGE", 50))
     language = lang()
-    items = [(attempt, drill_id, Question.from_json(attempt.question)) for attempt, drill_id in rows]
-    query = {name: request.args[name] for name in ("type", "suit", "since", "until")
-             if request.args.get(name) and not getattr(form, name).errors}
+    items = [(attempt, drill_id, Question.from_json(attempt.question)) for attempt, drill_id in page.rows]
+    query_args = {name: request.args[name] for name in ("type", "suit", "since", "until")
+                  if request.args.get(name) and not getattr(form, name).errors}
     return render_page("review/index.html", "review/_list.html", form=form, items=items, total=total, page=page,
-                       pages=max(1, math.ceil(total / size)), query=query, lang=language, drills=drills(),
-                       answer_text=answer_text, suit_name=suit_name)
+                       query=query_args, lang=language, drills=drills(), answer_text=answer_text, suit_name=suit_name)
+
+
+LIST_COLUMNS = (Attempt.id, Attempt.question, Attempt.question_type, Attempt.suit, Attempt.expected, Attempt.given,
+                Attempt.created)
+"""The columns of an attempt the mistake list shows."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +97,7 @@ class FactRow:
     explanation: list[str]
 
 
-@bp.route("/<int:attempt_id>")
+@bp.route("/<id:attempt_id>")
 @login_required
 def show(attempt_id: int) -> Any:
     """One mistake (or any answer) at its moment: the deal from that seat with all earlier tricks,
