@@ -38,6 +38,8 @@ import tempfile
 import time
 import urllib.request
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -339,6 +341,54 @@ def gunicorn_workers(master: int) -> list[int]:
     return [int(pid) for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
 
 
+def gunicorn_options(args: argparse.Namespace) -> list[str]:
+    """The gunicorn options that `--worker-class` and `--threads` add to the README's command."""
+    options = []
+    if args.worker_class:
+        options += ["--worker-class", args.worker_class]
+    if args.threads:
+        options += ["--threads", str(args.threads)]
+    return options
+
+
+READY = 8
+"""Answers in a row, each on a new connection, that show a server started: the kernel gives a new
+connection to either worker, so eight miss a worker still starting once in 256 starts."""
+
+
+@contextmanager
+def production_server(instance: Path, url: str, options: list[str] | None = None) -> Iterator[tuple[int, list[int]]]:
+    """The README's production command (`gunicorn -w 2 'trainer.web:create_app()'` in the project
+    folder, reading `gunicorn.conf.py`; `options` added) serving `instance` and the database `url` on
+    a free loopback port, once both workers answer: its port and its workers' process ids. Stopped
+    on leaving."""
+    port = free_port()
+    env = {**os.environ, "JIPAI_INSTANCE_PATH": str(instance), "SECRET_KEY": SECRET, "DATABASE_URL": url}
+    gunicorn = [str(Path(sys.executable).with_name("gunicorn")), "-w", "2", "-b", f"127.0.0.1:{port}",
+                "--log-level", "warning", *(options or []), "trainer.web:create_app()"]
+    server = subprocess.Popen(gunicorn, env=env, cwd=ROOT)
+    try:
+        answered = 0
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
+                    answered = answered + 1 if answer.read() == b"ok" else 0
+            except OSError:
+                if server.poll() is not None:
+                    raise SystemExit(f"gunicorn stopped as it started (exit status {server.returncode})") from None
+                answered = 0
+                time.sleep(0.1)
+            workers = gunicorn_workers(server.pid)
+            if answered >= READY and len(workers) == 2:
+                break
+        else:
+            raise SystemExit("gunicorn did not start")
+        yield port, workers
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
 # -- the report ---------------------------------------------------------------------------------------
 
 def percentile(values: list[float], q: float) -> float:
@@ -383,29 +433,7 @@ def main() -> None:
         config = seed(instance, runs, url)
         config_path = folder / "config.json"
         config_path.write_text(json.dumps(config))
-        port = free_port()
-        env = {**os.environ, "JIPAI_INSTANCE_PATH": str(instance), "SECRET_KEY": SECRET,
-               "DATABASE_URL": url}
-        gunicorn = [str(Path(sys.executable).with_name("gunicorn")), "-w", "2", "-b", f"127.0.0.1:{port}",
-                    "--log-level", "warning"]
-        if args.worker_class:
-            gunicorn += ["--worker-class", args.worker_class]
-        if args.threads:
-            gunicorn += ["--threads", str(args.threads)]
-        gunicorn.append("trainer.web:create_app()")
-        server = subprocess.Popen(gunicorn, env=env, cwd=ROOT)
-        workers: list[int] = []
-        try:
-            for _ in range(200):
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
-                        workers = gunicorn_workers(server.pid)
-                        if answer.read() == b"ok" and len(workers) == 2:
-                            break
-                except OSError:
-                    time.sleep(0.1)
-            else:
-                raise SystemExit("gunicorn did not start")
+        with production_server(instance, url, gunicorn_options(args)) as (port, workers):
             drive = subprocess.run([sys.executable, __file__, "--drive", str(port), str(config_path),
                                     ",".join(map(str, workers)), "--connections", str(args.connections),
                                     "--warm-up", str(args.warm_up), "--seconds", str(args.seconds),
@@ -413,9 +441,6 @@ def main() -> None:
                                    capture_output=True, text=True, check=False)
             if drive.returncode:
                 raise SystemExit(f"the driver failed:\n{drive.stderr}")
-        finally:
-            server.terminate()
-            server.wait(10)
         result = json.loads(drive.stdout)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
