@@ -7,7 +7,7 @@ second and never end them, and `--bodies` that send a POST's headers announcing 
 then trickle it, ten bytes a second (as a "slowloris" attack does; 64 and 16 by default). Once every
 slow client has sent its second line, it asks `/healthz`, a drill run's page and a drill step
 (the htmx POST a browser sends), each over a connection of its own, one after another,
-`--probes` times each, and prints each kind's latency (p50 and the slowest) and how many did not
+`--probes` times each, a round a second, and prints each kind's latency (p50 and the slowest) and how many did not
 answer within `--timeout` seconds.
 
 Target (issue 10): with 64 slow-header and 16 slow-body connections open, each answers within 1 s.
@@ -158,12 +158,13 @@ class Probe:
 def measure(port: int, config: dict[str, Any], headers: int, bodies: int, probes: int,
             timeout: float) -> tuple[dict[str, list[tuple[int, float]]], SlowClients]:
     """Open the slow clients, wait until each has sent two pieces, then time `probes` rounds of the
-    probe requests: every answer's status and latency by kind, and the slow clients (closed)."""
+    probe requests, one a second: every answer's status and latency by kind, and the slow clients
+    (closed)."""
     probe = Probe(port, config["cookie"], config["token"], config["runs"][0]["id"], timeout)
     results: dict[str, list[tuple[int, float]]] = {}
     with SlowClients(port, headers, bodies) as slow:
-        slow.wait(2)
-        for _ in range(probes):
+        for round_ in range(probes):
+            slow.wait(2 + round_)
             for kind, answer in probe.round().items():
                 results.setdefault(kind, []).append(answer)
     return results, slow
