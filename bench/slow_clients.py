@@ -173,26 +173,22 @@ def measure(port: int, config: dict[str, Any], headers: int, bodies: int, probes
 def main() -> None:
     """Seed, serve the README's production command, open the slow clients, time the probes, report."""
     sys.path.insert(0, str(ROOT))
-    from bench.web import database, gunicorn_options, percentile, production_server, seed
+    from bench.web import (add_server_options, check_server_options, database, gunicorn_options, percentile,
+                           production_server, seed, server_description)
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--headers", type=int, default=64, help="connections trickling header lines")
     parser.add_argument("--bodies", type=int, default=16, help="connections trickling a POST's body")
     parser.add_argument("--probes", type=int, default=10, help="rounds of /healthz, a run page and a step")
     parser.add_argument("--timeout", type=float, default=10, help="seconds to wait for an answer")
-    parser.add_argument("--worker-class", help="gunicorn worker class (default: gunicorn.conf.py's)")
-    parser.add_argument("--threads", type=int, help="threads per gthread worker")
-    parser.add_argument("--database-url", help="a PostgreSQL URL to use instead of SQLite (a schema of its own, "
-                                               "dropped afterwards)")
+    add_server_options(parser)
     args = parser.parse_args()
-    for name, low in (("headers", 0), ("bodies", 0), ("probes", 1), ("threads", 1)):
-        value = getattr(args, name)
-        if value is not None and value < low:
-            parser.error(f"--{name} must be at least {low}, not {value}")
+    for name, low in (("headers", 0), ("bodies", 0), ("probes", 1)):
+        if getattr(args, name) < low:
+            parser.error(f"--{name} must be at least {low}, not {getattr(args, name)}")
     if args.timeout <= 0:
         parser.error(f"--timeout must be more than 0, not {args.timeout:g}")
-    if args.database_url and not args.database_url.startswith(("postgresql:", "postgresql+", "postgres:")):
-        parser.error(f"--database-url must be a PostgreSQL URL (postgresql://…), not {args.database_url!r}")
+    check_server_options(parser, args)
 
     folder = Path(tempfile.mkdtemp(prefix="jipai-slow-"))
     instance = folder / "instance"
@@ -207,12 +203,9 @@ def main() -> None:
         if drop is not None:
             drop()
 
-    settings = ", ".join(f"{name} {value}" for name, value in (("worker class", args.worker_class),
-                                                               ("threads", args.threads)) if value)
-    print(f"gunicorn: 2 workers ({settings or 'as gunicorn.conf.py sets them'}), "
-          f"{'PostgreSQL' if args.database_url else 'SQLite'}, loopback; {args.headers} connections trickling "
-          f"header lines and {args.bodies} trickling a POST's body, one piece a second "
-          f"({slow.reopened} closed by the server and opened again)")
+    print(f"{server_description(args)}, loopback; {args.headers} connections trickling header lines and "
+          f"{args.bodies} trickling a POST's body, one piece a second ({slow.reopened} closed by the server "
+          "and opened again)")
     worst = 0.0
     for kind, label in (("healthz", "/healthz"), ("page", "run page GET"), ("step", "drill step POST")):
         answers = results[kind]
