@@ -1,6 +1,7 @@
 """The app factory: config from the environment, the instance folder, first start, `trainer serve`."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -157,12 +158,15 @@ def test_the_shipped_starter_library_loads(make_app) -> None:
     assert _shared_count(app) == len(files) > 0
 
 
-def test_gunicorn_reads_the_workers_settings_from_the_project_folder() -> None:
+def test_gunicorn_reads_the_workers_settings_from_the_project_folder(tmp_path: Path) -> None:
     """gunicorn started in the project folder, as the README runs it, takes `gunicorn.conf.py`: gevent
-    workers and a listening socket per worker (`SO_REUSEPORT`)."""
+    workers and a listening socket per worker (`SO_REUSEPORT`). (It builds the app to print them: on
+    a database of its own.)"""
     gunicorn = Path(sys.executable).with_name("gunicorn")
+    env = {**{name: value for name, value in os.environ.items() if name != "DATABASE_URL"},
+           "JIPAI_INSTANCE_PATH": str(tmp_path / "instance")}
     printed = subprocess.run([str(gunicorn), "--print-config", "trainer.web:create_app()"], cwd=Path(__file__).parents[2],
-                             capture_output=True, text=True, timeout=60, check=True).stdout
+                             env=env, capture_output=True, text=True, timeout=60, check=True).stdout
     settings = {name.strip(): value.strip() for name, _, value in (line.partition(" = ") for line in printed.splitlines())}
     assert (settings["worker_class"], settings["reuse_port"]) == ("gevent", "True")
 
