@@ -66,9 +66,10 @@ class SlowClients:
                 sock.close()
 
     def wait(self, ticks: int) -> None:
-        """Block until every connection has sent `ticks` times since the start."""
+        """Block until every connection has had `ticks` turns to send since the start."""
         with self._ticked:
-            self._ticked.wait_for(lambda: self.ticks >= ticks)
+            if not self._ticked.wait_for(lambda: self.ticks >= ticks, timeout=ticks * (self.interval + 10)):
+                raise TimeoutError(f"the slow clients did not have {ticks} turns to send")
 
     def _trickle(self) -> None:
         while not self._stop.is_set():
@@ -82,17 +83,17 @@ class SlowClients:
     def _send(self, index: int) -> None:
         """Send connection `index` its next piece (its request's start on a new connection)."""
         sock = self.sockets[index]
-        if sock is None:
-            sock = self.sockets[index] = socket.create_connection(("127.0.0.1", self.port), timeout=5)
-            self.sent[index] = 0
-        data = self._piece(index)
         try:
-            sock.sendall(data)
+            if sock is None:
+                sock = self.sockets[index] = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+                self.sent[index] = 0
+            sock.sendall(self._piece(index))
             self.sent[index] += 1
-        except OSError:  # the server closed it: open it again next time
-            sock.close()
+        except OSError:  # the server closed it (or would not take it): open it again next time
+            if sock is not None:
+                sock.close()
+                self.reopened += 1
             self.sockets[index] = None
-            self.reopened += 1
 
     def _piece(self, index: int) -> bytes:
         sent = self.sent[index]

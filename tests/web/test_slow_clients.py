@@ -42,7 +42,7 @@ def test_slow_clients_do_not_stop_the_production_server(make_app, tmp_path: Path
     with production_server(tmp_path / "instance", app.config["DATABASE_URL"]) as (port, _workers):
         probe = Probe(port, f"session={cookie.value}", token.group(1), run_id, ANSWER_WAIT)
         with SlowClients(port, headers=64, bodies=16) as slow:
-            slow.wait(2)  # every slow client has sent two pieces: each holds what it holds on the server
+            slow.wait(2)  # every slow client has had two turns to send: each holds what it can on the server
             answers = probe.round()
             deadline = time.monotonic() + ANSWER_WAIT
             while stored_cursor() != probe.at and time.monotonic() < deadline:
