@@ -4,11 +4,11 @@ Starts the README's production command as `bench/web.py` does (loopback, a free 
 SQLite instance seeded with the starter library and one user with drill runs, or a PostgreSQL
 schema of its own), then opens `--headers` connections that send a request's header lines one a
 second and never end them, and `--bodies` that send a POST's headers announcing a 100 KB body and
-then trickle it, ten bytes a second (as a "slowloris" attack does; 64 and 16 by default). Once every
-slow client has sent its second line, it asks `/healthz`, a drill run's page and a drill step
-(the htmx POST a browser sends), each over a connection of its own, one after another,
-`--probes` times each, a round a second, and prints each kind's latency (p50 and the slowest) and how many did not
-answer within `--timeout` seconds.
+then trickle it, ten bytes a second (as a "slowloris" attack does; 64 and 16 by default); one the
+server closes is opened again. Once every slow client has had two turns to send, it asks
+`/healthz`, a drill run's page and a drill step (the htmx POST a browser sends), each over a
+connection of its own, one after another, `--probes` rounds, one a second, and prints each kind's
+latency (p50 and the slowest) and how many did not answer within `--timeout` seconds.
 
 Target (issue 10): with 64 slow-header and 16 slow-body connections open, each answers within 1 s.
 
