@@ -38,6 +38,8 @@ import tempfile
 import time
 import urllib.request
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -339,6 +341,79 @@ def gunicorn_workers(master: int) -> list[int]:
     return [int(pid) for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
 
 
+def add_server_options(parser: argparse.ArgumentParser) -> None:
+    """The options that change how the production server runs: its worker class, its threads, its
+    database."""
+    parser.add_argument("--worker-class", help="gunicorn worker class (default: gunicorn.conf.py's, gevent)")
+    parser.add_argument("--threads", type=int, help="threads per worker, for --worker-class gthread")
+    parser.add_argument("--database-url", help="a PostgreSQL URL to use instead of SQLite (a schema of its own, "
+                                               "dropped afterwards)")
+
+
+def check_server_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse, in words, server options that cannot work."""
+    if args.threads is not None and args.threads < 1:
+        parser.error(f"--threads must be at least 1, not {args.threads}")
+    if args.database_url and not args.database_url.startswith(("postgresql:", "postgresql+", "postgres:")):
+        parser.error(f"--database-url must be a PostgreSQL URL (postgresql://…), not {args.database_url!r}")
+
+
+def server_description(args: argparse.Namespace) -> str:
+    """How the server of a report ran: its workers' settings and its database."""
+    settings = ", ".join(f"{name} {value}" for name, value in (("worker class", args.worker_class),
+                                                               ("threads", args.threads)) if value)
+    return (f"gunicorn: 2 workers ({settings or 'as gunicorn.conf.py sets them'}), "
+            f"{'PostgreSQL' if args.database_url else 'SQLite'}")
+
+
+def gunicorn_options(args: argparse.Namespace) -> list[str]:
+    """The gunicorn options that `--worker-class` and `--threads` add to the README's command."""
+    options = []
+    if args.worker_class:
+        options += ["--worker-class", args.worker_class]
+    if args.threads:
+        options += ["--threads", str(args.threads)]
+    return options
+
+
+READY = 8
+"""Answers in a row, each on a new connection, that show a server started: the kernel gives a new
+connection to either worker, so eight miss a worker still starting once in 256 starts."""
+
+
+@contextmanager
+def production_server(instance: Path, url: str, options: list[str] | None = None) -> Iterator[tuple[int, list[int]]]:
+    """The README's production command (`gunicorn -w 2 'trainer.web:create_app()'` in the project
+    folder, reading `gunicorn.conf.py`; `options` added) serving `instance` and the database `url` on
+    a free loopback port, once both workers answer: its port and its workers' process ids. Stopped
+    on leaving."""
+    port = free_port()
+    env = {**os.environ, "JIPAI_INSTANCE_PATH": str(instance), "SECRET_KEY": SECRET, "DATABASE_URL": url}
+    gunicorn = [str(Path(sys.executable).with_name("gunicorn")), "-w", "2", "-b", f"127.0.0.1:{port}",
+                "--log-level", "warning", *(options or []), "trainer.web:create_app()"]
+    server = subprocess.Popen(gunicorn, env=env, cwd=ROOT)
+    try:
+        answered = 0
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
+                    answered = answered + 1 if answer.read() == b"ok" else 0
+            except OSError:
+                if server.poll() is not None:
+                    raise SystemExit(f"gunicorn stopped as it started (exit status {server.returncode})") from None
+                answered = 0
+                time.sleep(0.1)
+            workers = gunicorn_workers(server.pid)
+            if answered >= READY and len(workers) == 2:
+                break
+        else:
+            raise SystemExit("gunicorn did not start")
+        yield port, workers
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
 # -- the report ---------------------------------------------------------------------------------------
 
 def percentile(values: list[float], q: float) -> float:
@@ -354,20 +429,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=4, help="how long each phase is measured")
     parser.add_argument("--warm-up", type=float, default=2, help="seconds of load before the steps are measured")
     parser.add_argument("--rounds", type=int, default=2, help="alternating windows of each phase (they share --seconds)")
-    parser.add_argument("--worker-class", help="gunicorn worker class (default: gunicorn.conf.py's, gthread)")
-    parser.add_argument("--threads", type=int, help="threads per gthread worker (default: gunicorn.conf.py's, 2)")
-    parser.add_argument("--database-url", help="a PostgreSQL URL to use instead of SQLite (a schema of its own, "
-                                               "dropped afterwards)")
+    add_server_options(parser)
     parser.add_argument("--drive", nargs=3, metavar=("PORT", "CONFIG", "WORKERS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    for name, low in (("connections", 1), ("rounds", 1), ("threads", 1), ("warm_up", 0)):
+    for name, low in (("connections", 1), ("rounds", 1), ("warm_up", 0)):
         value = getattr(args, name)
-        if value is not None and value < low:
+        if value < low:
             parser.error(f"--{name.replace('_', '-')} must be at least {low}, not {value:g}")
     if args.seconds <= 0:
         parser.error(f"--seconds must be more than 0, not {args.seconds:g}")
-    if args.database_url and not args.database_url.startswith(("postgresql:", "postgresql+", "postgres:")):
-        parser.error(f"--database-url must be a PostgreSQL URL (postgresql://…), not {args.database_url!r}")
+    check_server_options(parser, args)
     if args.drive:
         driver(int(args.drive[0]), args.drive[1], [int(pid) for pid in args.drive[2].split(",")], args.connections,
                args.warm_up, args.seconds, args.rounds)
@@ -383,29 +454,7 @@ def main() -> None:
         config = seed(instance, runs, url)
         config_path = folder / "config.json"
         config_path.write_text(json.dumps(config))
-        port = free_port()
-        env = {**os.environ, "JIPAI_INSTANCE_PATH": str(instance), "SECRET_KEY": SECRET,
-               "DATABASE_URL": url}
-        gunicorn = [str(Path(sys.executable).with_name("gunicorn")), "-w", "2", "-b", f"127.0.0.1:{port}",
-                    "--log-level", "warning"]
-        if args.worker_class:
-            gunicorn += ["--worker-class", args.worker_class]
-        if args.threads:
-            gunicorn += ["--threads", str(args.threads)]
-        gunicorn.append("trainer.web:create_app()")
-        server = subprocess.Popen(gunicorn, env=env, cwd=ROOT)
-        workers: list[int] = []
-        try:
-            for _ in range(200):
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
-                        workers = gunicorn_workers(server.pid)
-                        if answer.read() == b"ok" and len(workers) == 2:
-                            break
-                except OSError:
-                    time.sleep(0.1)
-            else:
-                raise SystemExit("gunicorn did not start")
+        with production_server(instance, url, gunicorn_options(args)) as (port, workers):
             drive = subprocess.run([sys.executable, __file__, "--drive", str(port), str(config_path),
                                     ",".join(map(str, workers)), "--connections", str(args.connections),
                                     "--warm-up", str(args.warm_up), "--seconds", str(args.seconds),
@@ -413,9 +462,6 @@ def main() -> None:
                                    capture_output=True, text=True, check=False)
             if drive.returncode:
                 raise SystemExit(f"the driver failed:\n{drive.stderr}")
-        finally:
-            server.terminate()
-            server.wait(10)
         result = json.loads(drive.stdout)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -438,12 +484,9 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
     mix_rate = (len(step_times) + len(page_times)) / steps["elapsed"]
     trivial_rate = len(trivial_times) / trivial["elapsed"]
     p99 = percentile(step_times, 99)
-    settings = ", ".join(f"{name} {value}" for name, value in (("worker class", args.worker_class),
-                                                               ("threads", args.threads)) if value)
-    print(f"gunicorn: 2 workers ({settings or 'as gunicorn.conf.py sets them'}), "
-          f"{'PostgreSQL' if args.database_url else 'SQLite'}, {args.connections} concurrent connections, "
-            f"loopback; {args.warm_up:g} s warm-up, {args.seconds:g} s measured for each in {args.rounds} "
-            "alternating windows")
+    print(f"{server_description(args)}, {args.connections} concurrent connections, "
+          f"loopback; {args.warm_up:g} s warm-up, {args.seconds:g} s measured for each in {args.rounds} "
+          "alternating windows")
     print(f"drill steps:   {len(step_times)} requests, {len(step_times) / steps['elapsed']:7.0f} steps/s within "
           f"{mix_rate:.0f} requests/s of the mix, p50 {percentile(step_times, 50):5.1f} ms, p99 {p99:5.1f} ms")
     print(f"run page GETs: {len(page_times)} requests, p50 {percentile(page_times, 50):5.1f} ms, "

@@ -157,6 +157,31 @@ def test_a_failed_write_is_tried_again(tmp_path: Path) -> None:
     engine.dispose()
 
 
+def test_a_batch_larger_than_one_statement_moves_every_run_it_may_and_names_the_rest(tmp_path: Path) -> None:
+    """1,201 moves (three statements' worth): each run moves on unless it is finished, another
+    user's, reseeded or already further; those are the ones reported stale."""
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'cursors.sqlite'}")
+    DrillRun.__table__.create(engine)  # type: ignore[attr-defined]
+    runs = range(1, 1202)
+    with engine.begin() as connection:
+        connection.execute(sa.text("INSERT INTO drill_runs (id, user_id, drill_id, deal_pk, seat, seed, checkpoints, "
+                                   "cursor, status, started) VALUES (:id, 1, 'trumps', 1, 0, :seed, '[99]', :cursor, "
+                                   ":status, CURRENT_TIMESTAMP)"),
+                           [{"id": run, "seed": 10 * run, "cursor": 9 if run % 7 == 0 else 0,
+                             "status": "finished" if run % 5 == 0 else "active"} for run in runs])
+    stale: list[int] = []
+    writer = CursorWriter(engine, WriteLock(None), delay=60, on_stale=stale.append)
+    for run in runs:
+        writer.move(run, 2 if run % 11 == 0 else 1, 10 * run + (run % 13 == 0), 5)
+    writer.close()
+    blocked = [run for run in runs if run % 5 == 0 or run % 7 == 0 or run % 11 == 0 or run % 13 == 0]
+    assert stale == blocked
+    with engine.connect() as connection:
+        cursors = dict(connection.execute(sa.text("SELECT id, cursor FROM drill_runs")).all())
+    assert cursors == {run: (9 if run % 7 == 0 else 0) if run in blocked else 5 for run in runs}
+    engine.dispose()
+
+
 def test_pending_moves_are_written_when_the_process_exits(make_app, tmp_path: Path, database_url: str,
                                                           starter_dir: Path) -> None:
     """A graceful restart loses nothing: the moves still pending are written at exit."""

@@ -19,7 +19,7 @@ import logging
 import os
 import threading
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 import sqlalchemy as sa
 
@@ -29,13 +29,23 @@ from trainer.web.models import DrillRun
 log = logging.getLogger(__name__)
 
 RUNS = DrillRun.__table__  # type: ignore[attr-defined]
-MOVE = (sa.update(RUNS)
-        .where(RUNS.c.id == sa.bindparam("run"), RUNS.c.user_id == sa.bindparam("user"),
-               RUNS.c.seed == sa.bindparam("run_seed"), RUNS.c.cursor < sa.bindparam("to"), RUNS.c.status == "active")
-        .values(cursor=sa.bindparam("to")))
-"""Move a run's cursor on to `to` (never back; a finished run stays where it ended). The owner and the
-seed are matched too: a run id freed by a deletion may be given to a new run, which a move recorded
-for the old one must not touch."""
+MOVES_PER_STATEMENT = 500
+"""Runs moved by one statement at most (four parameters each: well within SQLite's limit)."""
+
+
+def moved(moves: list[tuple[int, tuple[int, int, int]]]) -> sa.Update:
+    """One statement moving each run of `moves` (run id, (user, seed, to)) on to `to` (never back; a
+    finished run stays where it ended) and returning the ids of the runs it moved: one round trip
+    for the whole batch, so that a worker waiting on the database between other requests' turns
+    waits once, not once per run. The owner and the seed are matched too: a run id freed by a
+    deletion may be given to a new run, which a move recorded for the old one must not touch."""
+    table = (sa.values(sa.column("run", RUNS.c.id.type), sa.column("user", RUNS.c.user_id.type),
+                       sa.column("run_seed", RUNS.c.seed.type), sa.column("to", RUNS.c.cursor.type), name="moves")
+             .data([(run_id, user_id, seed, to) for run_id, (user_id, seed, to) in moves]).cte("moves"))
+    return (sa.update(RUNS)
+            .where(RUNS.c.id == table.c.run, RUNS.c.user_id == table.c.user, RUNS.c.seed == table.c.run_seed,
+                   RUNS.c.cursor < table.c.to, RUNS.c.status == "active")
+            .values(cursor=table.c.to).returning(RUNS.c.id))
 
 
 class CursorWriter:
@@ -139,18 +149,14 @@ class CursorWriter:
         self.engine.dispose()
 
     def _write(self, moves: dict[int, tuple[int, int, int]]) -> None:
-        params = [{"run": run_id, "user": user_id, "run_seed": seed, "to": to}
-                  for run_id, (user_id, seed, to) in sorted(moves.items())]
+        ordered = sorted(moves.items())
         with self.engine.connect() as connection, self.lock.held():  # the connection first, as requests do
-            stale = _unchanged(connection, params)
+            changed = set()
+            for start in range(0, len(ordered), MOVES_PER_STATEMENT):
+                changed.update(connection.execute(moved(ordered[start:start + MOVES_PER_STATEMENT])).scalars())
             connection.commit()
-        for run_id in stale:
+        for run_id in sorted(moves.keys() - changed):
             self.on_stale(run_id)
-
-
-def _unchanged(connection: sa.Connection, params: Iterable[dict[str, int]]) -> list[int]:
-    """Apply the moves one by one (each needs its own row count); the runs none of whose rows changed."""
-    return [move["run"] for move in params if connection.execute(MOVE, move).rowcount == 0]
 
 
 def _flush_at_exit(ref: weakref.ref[CursorWriter]) -> None:
