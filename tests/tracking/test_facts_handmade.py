@@ -66,10 +66,12 @@ def trick(leader: int, *plays: str, attempt: str | None = None) -> dict:
     return out
 
 
-def make(hands, kitty, buried, tricks, *, level="2", trump="none", banker=0, rules="standard"):
+def make(hands, kitty, buried, tricks, *, level="2", trump="none", banker=0, rules="standard", declarations=()):
     data = {"format": FORMAT, "rules": rules, "level": level, "trump": trump, "banker": banker,
             "hands": [list(hand) for hand in hands], "kitty": list(kitty), "buried": list(buried),
             "tricks": tricks}
+    if declarations:
+        data["declarations"] = [{"seat": seat, "cards": c(cards)} for seat, cards in declarations]
     record = parse_record(data)
     replay(record)          # every hand-made record must be legal
     return record
@@ -734,3 +736,37 @@ def test_recount_agrees_with_the_observer(name):
             observed = facts_json(track(record, seat, position), at)
             assert observed == facts_json(recount(record, seat, position), at), (at, seat)
             assert_invariants(observed)
+
+
+# -- scenario F: declarations (tier 2) ---------------------------------------------------------------
+# Base deal at level 2; seat 0's 3S ↔ one 2H of the kitty, seat 3's 3D ↔ the other 2H. Banker 0 and
+# seat 3 each declared their 2H (♥ trump); the banker buries the kitty as it is (3S 3D and six 2s).
+@functools.cache
+def deal_f():
+    hands, kitty = base("2")
+    swap(hands, kitty, "3S", 0, "2H", KITTY)
+    swap(hands, kitty, "3D", 3, "2H", KITTY)
+    return make(hands, kitty, list(kitty), [trick(0, "AS", "AH", "AC", "AD")], trump="H",
+                declarations=[(0, "2H"), (3, "2H")])
+
+
+def test_tier2_declared_cards_stay_with_the_declarer():
+    inf = inference(deal_f(), 1, "1.0")
+    # seat 3 still holds its 2H; the banker's is in the banker's hand or buried: both copies are placed
+    assert inf["holdings"]["3"]["2H"] == [1, 1]
+    assert inf["holdings"]["2"]["2H"] == [0, 0]
+    assert inf["holdings"]["0"]["2H"] == [0, 1]
+    assert inf["holdings"]["kitty"]["2H"] == [0, 1]
+    assert inf["certain"]["3"] == ["2H"]
+    assert inf["certain"]["0"] == inf["certain"]["kitty"] == inf["certain"]["2"] == []
+    assert "2H" not in inf["can_hold_pair"]["3"]
+    # the banker sees its own declaration as its own card: seat 3's 2H is the only one unseen
+    banker = inference(deal_f(), 0, "1.0")
+    assert banker["holdings"]["3"]["2H"] == [1, 1]
+    assert banker["holdings"]["1"]["2H"] == banker["holdings"]["2"]["2H"] == [0, 0]
+    # seat 3 sees the banker's declaration: held by the banker or buried, never by seats 1 and 2
+    seat3 = inference(deal_f(), 3, "1.0")
+    assert seat3["holdings"]["0"]["2H"] == seat3["holdings"]["kitty"]["2H"] == [0, 1]
+    assert seat3["holdings"]["1"]["2H"] == seat3["holdings"]["2"]["2H"] == [0, 0]
+    # trumps: seat 3 holds SJ? unknown; its 2H for sure
+    assert inf["suit_counts"]["3"]["trump"][0] == 1
