@@ -9,13 +9,15 @@ Most deals start from a *base deal* (level L, the level cards in the kitty): sea
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import pytest
 
 from trainer.records import FORMAT, Position, parse_record, replay
 from trainer.tracking.facts import facts_json
-from trainer.tracking.inference import infer_json
+from trainer.engine import Card
+from trainer.tracking.inference import Inference, InconsistentError, infer_json
 from trainer.tracking.recount import recount
 from trainer.tracking.tracker import track
 
@@ -770,3 +772,91 @@ def test_tier2_declared_cards_stay_with_the_declarer():
     assert seat3["holdings"]["1"]["2H"] == seat3["holdings"]["2"]["2H"] == [0, 0]
     # trumps: seat 3 holds SJ? unknown; its 2H for sure
     assert inf["suit_counts"]["3"]["trump"][0] == 1
+
+
+# -- scenario G: throws that stood (tier 2 caps and implied voids) -----------------------------------
+# Base deal at level 2, no trump, banker 0; trick 1 is only the banker's throw, which stands.
+@functools.cache
+def deal_g(lead: str, buried: str | None = None, swaps: tuple[tuple[str, int, str, int], ...] = ()):
+    hands, kitty = base("2")
+    for a, holder_a, b, holder_b in swaps:
+        swap(hands, kitty, a, holder_a, b, holder_b)
+    return make(hands, kitty, c(buried) if buried else list(kitty), [trick(0, lead)])
+
+
+def test_tier2_a_standing_throw_caps_the_other_seats():
+    inf = inference(deal_g("KS 9S 9S"), 1, "1.1")
+    # no ♠ above the single K; one copy at most above the pair of 9s; nothing proved at or below the 9
+    for seat in ("2", "3"):
+        holds = inf["holdings"][seat]
+        assert (holds["AS"], holds["KS"], holds["QS"], holds["JS"], holds["10S"]) == ([0, 0], [0, 1], [0, 1],
+                                                                                       [0, 1], [0, 1])
+        assert (holds["8S"], holds["3S"]) == ([0, 2], [0, 2])
+        assert "QS" not in inf["can_hold_pair"][seat] and "8S" in inf["can_hold_pair"][seat]
+    # the thrower and the kitty are not bound
+    for holder in ("0", "kitty"):
+        assert (inf["holdings"][holder]["AS"], inf["holdings"][holder]["QS"]) == ([0, 2], [0, 2])
+    # seat 1 holds every ♥: tier 1 lists the seats as void in ♥ (exhaustion), tier 2 adds the kitty
+    assert inf["implied_voids"] == {"0": [], "2": [], "3": [], "kitty": ["H"]}
+    # the banker threw: its own view has no unseen ♠ at all
+    assert "AS" not in inference(deal_g("KS 9S 9S"), 0, "1.1")["holdings"]["2"]
+
+
+def test_tier2_pairs_inside_a_thrown_tractor_prove_nothing():
+    inf = inference(deal_g("KS 9S 9S 8S 8S"), 1, "1.1")
+    for seat in ("2", "3"):
+        holds = inf["holdings"][seat]
+        assert (holds["AS"], holds["KS"], holds["QS"], holds["7S"]) == ([0, 0], [0, 1], [0, 2], [0, 2])
+
+
+def test_tier2_a_thrown_pair_of_level_cards_caps_only_stronger_trumps():
+    # the banker picks up the 2s and buries eight spades, then throws BJ and a pair of ♣2
+    record = deal_g("BJ 2C 2C", buried="KS KS 10S 10S 5S 5S 4S 4S")
+    inf = inference(record, 1, "1.1")
+    for seat in ("2", "3"):
+        holds = inf["holdings"][seat]
+        assert holds["SJ"] == [0, 1]                      # stronger than ♣2: one copy at most
+        assert holds["2S"] == holds["2H"] == holds["2D"] == [0, 2]     # as strong as ♣2: not bound
+    assert inf["holdings"]["0"]["SJ"] == inf["holdings"]["kitty"]["SJ"] == [0, 2]
+
+
+def test_tier2_implied_voids_beyond_tier_one():
+    # seat 1 holds the other 3S: after the banker's AS 3S stood, no ♠ is left that seats 2 or 3 may hold
+    record = deal_g("AS 3S", swaps=(("3S", 0, "3H", 1),))
+    f = facts(record, 1, "1.1")
+    assert f["voids"] == {"0": [], "2": [], "3": []}
+    inf = inference(record, 1, "1.1")
+    assert inf["implied_voids"] == {"0": [], "2": ["S"], "3": ["S"], "kitty": []}
+    assert inf["suit_counts"]["2"]["S"] == inf["suit_counts"]["3"]["S"] == [0, 0]
+    # 21 unseen ♠ between the banker's 23 cards and the 8 buried
+    assert (inf["suit_counts"]["0"]["S"], inf["suit_counts"]["kitty"]["S"]) == ([13, 21], [0, 8])
+    # before the throw nothing is implied
+    assert inference(record, 1, "1.0")["implied_voids"] == {"0": [], "2": [], "3": [], "kitty": []}
+
+
+# -- impossible positions: the constraints admit no distribution -------------------------------------
+def _snapshot_with(record, seat: int, at: str, **changes):
+    snap = track(record, seat, Position.parse(at, record))
+    parts = ("returned", "caps", "declared")
+    constraints = dataclasses.replace(snap.constraints, **{k: v for k, v in changes.items() if k in parts})
+    return snap._replace(constraints=constraints, **{k: v for k, v in changes.items() if k not in parts})
+
+
+def _face(card: str) -> int:
+    return Card.parse(card).index
+
+
+@pytest.mark.parametrize(("record", "seat", "at", "changes", "message"), [
+    # seat 3 showed a ♠ void but is said to hold a returned AS
+    (deal_b, 1, "2.4", {"returned": ({}, {}, {}, {_face("AS"): 1})}, "seat 3 must hold 1 of AS but can hold 0"),
+    # three copies of QS known in two hands
+    (deal_a, 1, "1.0", {"returned": ({}, {}, {_face("QS"): 2}, {_face("QS"): 1})}, "known cards exceed"),
+    # seat 3 and seat 2 hold the two 2H: no copy left for the banker's declaration
+    (deal_f, 1, "1.0", {"returned": ({}, {}, {_face("2H"): 1}, {})}, "known cards exceed"),
+    (deal_a, 1, "1.0", {"hand_sizes": (25, 25, 26, 25)}, "hand sizes disagree"),
+    (deal_a, 1, "1.0", {"revealed_voids": (0, 0, 31, 31)}, "no distribution"),
+])
+def test_tier2_an_impossible_position_is_refused(record, seat, at, changes, message):
+    snap = _snapshot_with(record(), seat, at, **changes)
+    with pytest.raises(InconsistentError, match=message):
+        Inference(snap)
