@@ -224,3 +224,38 @@ def test_kitty_multiplier(lead, style, multiplier):
 ])
 def test_level_table(score, side, levels):
     assert level_result(score, Rules()) == (side, levels)
+
+
+# -- trick winners the mutation run found untested (docs/decisions.md, "Mutation testing") -----------
+def winner_with(plays: list[str], level: str, trump: str, **options) -> int:
+    return trick_winner([cards(play) for play in plays], TrumpContext.parse(level, trump, Rules.parse(options)))
+
+
+COMPARE = ["largest_unit", "all_units", "highest_card", "unit_length", "lexicographic"]
+
+
+# (plays, winner under each throw_compare in COMPARE's order); level 9, ♥ trump
+@pytest.mark.parametrize(("plays", "expected"), [
+    # a throw of singles ruffed twice: every unit is a single, so unit_length compares them all
+    (["AS KS", "4H 3H", "6H 5H"], (2, 2, 2, 2, 2)),
+    (["AS KS", "6H 3H", "6H 4H"], (1, 1, 1, 2, 2)),       # equal top single; the second single decides
+    (["AS KS", "4H 3H"], (1, 1, 1, 1, 1)),
+])
+@pytest.mark.parametrize("compare", COMPARE)
+def test_throw_of_singles_ruffed(plays, expected, compare):
+    assert winner_with(plays, "9", "H", throw_compare=compare) == expected[COMPARE.index(compare)]
+
+
+@pytest.mark.parametrize(("plays", "expected"), [
+    (["AS AS 2S 2S 3S 3S"], 0),
+    (["AS AS 2S 2S 3S 3S", "8S 8S 7S 7S 6S 6S"], 1),      # a higher ♠ tractor
+    (["AS AS 2S 2S 3S 3S", "KS KS QS QS 9S 9S"], 0),      # three ♠ pairs, not a tractor
+    (["AS AS 2S 2S 3S 3S", "9H 9H 8H 8H 7H 7H"], 1),      # a trump tractor ruffs
+    (["AS AS 2S 2S 3S 3S", "JH JH 8H 8H 7H 7H"], 0),      # trump pairs, not a tractor
+    (["AS AS 2S 2S 3S 3S KS", "9H 9H 8H 8H 7H 7H 3H"], 1),
+])
+def test_three_pair_wrapped_tractor_lead(plays, expected):
+    # ace_two_wrap at level 5, ♥ trump: AA2233 is the lowest 3-pair ♠ tractor
+    wrapped = Lead.of(cards("AS AS 2S 2S 3S 3S"), TrumpContext.parse("5", "H", Rules.parse({"ace_two_wrap": True})))
+    assert wrapped.kind == "tractor"
+    assert winner_with(plays, "5", "H", ace_two_wrap=True) == expected
