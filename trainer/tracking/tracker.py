@@ -68,15 +68,6 @@ def _counts(cards: Sequence[Card]) -> list[int]:
     return counts
 
 
-def _sum_by_suit(counts: Sequence[int], ctx: TrumpContext, weights: Sequence[int] | None = None) -> list[int]:
-    totals = [0] * 5
-    suit_of = ctx.suit_of
-    for face, copies in enumerate(counts):
-        if copies:
-            totals[suit_of[face]] += copies * (weights[face] if weights else 1)
-    return totals
-
-
 class TrickView(NamedTuple):
     """The trick at a position: leader, plays so far, the seat winning, a failed throw's attempt."""
 
