@@ -178,6 +178,9 @@ def test_follow_reason_in_words():
     ctx = TrumpContext.parse("2", "H")
     problem = follow_problem(Lead.of(cards("3S 3S"), ctx), face_counts(cards("9S 9S 4S 3H")), cards("9S 4S"), ctx)
     assert problem == "must follow the pair in ♠ with a pair (holds 9♠ 9♠) but played 9♠ 4♠"
+    # the cards held are named strongest first, whatever the hand's order
+    problem = follow_problem(Lead.of(cards("AS KS JS"), ctx), face_counts(cards("4S QS 9H 8H")), cards("4S 9H 8H"), ctx)
+    assert problem == "must play every ♠ card held (Q♠ 4♠) before discarding, but played 4♠ 9♥ 8♥"
 
 
 FOUR_PAIR_TRACTOR = "3S 3S 4S 4S 5S 5S 6S 6S"
