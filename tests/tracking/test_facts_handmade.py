@@ -849,6 +849,11 @@ def _face(card: str) -> int:
 @pytest.mark.parametrize(("record", "seat", "at", "changes", "message"), [
     # seat 3 showed a ♠ void but is said to hold a returned AS
     (deal_b, 1, "2.4", {"returned": ({}, {}, {}, {_face("AS"): 1})}, "seat 3 must hold 1 of AS but can hold 0"),
+    # a pair of QS returned to a seat that showed no ♠ pair; one returned QS where a throw proved none
+    (deal_a, 1, "1.0", {"returned": ({}, {}, {_face("QS"): 2}, {}), "no_pairs": (0, 0, 1, 0)},
+     "seat 2 must hold 2 of QS but can hold 1"),
+    (deal_a, 1, "1.0", {"returned": ({}, {}, {_face("QS"): 1}, {}), "caps": ({}, {}, {_face("QS"): 0}, {})},
+     "seat 2 must hold 1 of QS but can hold 0"),
     # three copies of QS known in two hands
     (deal_a, 1, "1.0", {"returned": ({}, {}, {_face("QS"): 2}, {_face("QS"): 1})}, "known cards exceed"),
     # seat 3 and seat 2 hold the two 2H: no copy left for the banker's declaration
