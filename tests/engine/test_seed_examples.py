@@ -181,6 +181,12 @@ def test_follow_reason_in_words():
     # the cards held are named strongest first, whatever the hand's order
     problem = follow_problem(Lead.of(cards("AS KS JS"), ctx), face_counts(cards("4S QS 9H 8H")), cards("4S 9H 8H"), ctx)
     assert problem == "must play every ♠ card held (Q♠ 4♠) before discarding, but played 4♠ 9♥ 8♥"
+    problem = follow_problem(Lead.of(cards("AH AH"), ctx), face_counts(cards("KH KH 3H 4S")), cards("KH 3H"), ctx)
+    assert problem == "must follow the pair in trump with a pair (holds K♥ K♥) but played K♥ 3♥"
+    problem = follow_problem(Lead.of(cards("3S 3S 4S 4S 5S 5S"), ctx), face_counts(cards("8S 8S 9S 9S 10S 10S QS QS")),
+                             cards("8S 8S 9S 9S QS QS"), ctx)
+    assert problem == ("must follow the tractor in ♠ with a 3-pair tractor (holds Q♠ Q♠ 10♠ 10♠ 9♠ 9♠ 8♠ 8♠) "
+                       "but played 8♠ 8♠ 9♠ 9♠ Q♠ Q♠")
 
 
 FOUR_PAIR_TRACTOR = "3S 3S 4S 4S 5S 5S 6S 6S"
@@ -262,3 +268,13 @@ def test_three_pair_wrapped_tractor_lead(plays, expected):
     wrapped = Lead.of(cards("AS AS 2S 2S 3S 3S"), TrumpContext.parse("5", "H", Rules.parse({"ace_two_wrap": True})))
     assert wrapped.kind == "tractor"
     assert winner_with(plays, "5", "H", ace_two_wrap=True) == expected
+
+
+@pytest.mark.parametrize(("other", "stands"), [("4S 4S 3S 3S", False), ("4S 3S 3S", True), ("QS QS", True)])
+def test_a_thrown_wrapped_tractor_is_beaten_by_any_tractor_of_its_suit(other, stands):
+    # ace_two_wrap: AA22 is the lowest ♠ tractor, so another seat's ♠4433 beats it (a pair alone does not)
+    ctx = TrumpContext.parse("5", "H", Rules.parse({"ace_two_wrap": True}))
+    others = [face_counts(cards(hand)) for hand in (other, "6D", "7D")]
+    result = check_throw(cards("AS AS 2S 2S KS"), others, ctx)
+    assert result.ok is stands
+    assert result.forced == (cards("AS AS 2S 2S KS") if stands else cards("2S 2S AS AS"))
