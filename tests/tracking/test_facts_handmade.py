@@ -802,6 +802,13 @@ def test_tier2_a_standing_throw_caps_the_other_seats():
     assert "AS" not in inference(deal_g("KS 9S 9S"), 0, "1.1")["holdings"]["2"]
 
 
+def test_tier2_the_lowest_pair_of_a_throw_sets_the_pair_cap():
+    inf = inference(deal_g("KS QS QS 9S 9S"), 1, "1.1")
+    for seat in ("2", "3"):
+        holds = inf["holdings"][seat]
+        assert (holds["AS"], holds["JS"], holds["10S"], holds["8S"]) == ([0, 0], [0, 1], [0, 1], [0, 2])
+
+
 def test_tier2_pairs_inside_a_thrown_tractor_prove_nothing():
     inf = inference(deal_g("KS 9S 9S 8S 8S"), 1, "1.1")
     for seat in ("2", "3"):
