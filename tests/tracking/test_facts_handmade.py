@@ -841,10 +841,28 @@ def test_tier2_implied_voids_beyond_tier_one():
     assert inference(record, 1, "1.0")["implied_voids"] == {"0": [], "2": [], "3": [], "kitty": []}
 
 
-# -- impossible positions: the constraints admit no distribution -------------------------------------
+# -- scenario H: the banker declared a card it showed again in a failed throw -----------------------------
+# Base deal at level 2; seat 0's 3S ↔ a 2H of the kitty, seat 0's 4S ↔ seat 1's 4H. The banker declared
+# its 2H (♥ trump) and tries 2H 4H: seat 1's hearts beat the 4H, so the 4H is played and the 2H returned.
+@functools.cache
+def deal_h():
+    hands, kitty = base("2")
+    swap(hands, kitty, "3S", 0, "2H", KITTY)
+    swap(hands, kitty, "4S", 0, "4H", 1)
+    return make(hands, kitty, list(kitty), [trick(0, "4H", attempt="2H 4H")], trump="H", declarations=[(0, "2H")])
+
+
+def test_tier2_a_returned_card_also_satisfies_the_declaration():
+    inf = inference(deal_h(), 1, "1.1")
+    # the banker holds its returned 2H, which is also its declared one: the other 2H can be anywhere
+    assert inf["holdings"]["0"]["2H"] == [1, 2]
+    assert inf["holdings"]["2"]["2H"] == inf["holdings"]["3"]["2H"] == inf["holdings"]["kitty"]["2H"] == [0, 1]
+
+
+# -- known cards and the limits of a seat (positions made from a real snapshot) ----------------------------
 def _snapshot_with(record, seat: int, at: str, **changes):
-    snap = track(record, seat, Position.parse(at, record))
     parts = ("returned", "caps", "declared")
+    snap = track(record, seat, Position.parse(at, record))
     constraints = dataclasses.replace(snap.constraints, **{k: v for k, v in changes.items() if k in parts})
     return snap._replace(constraints=constraints, **{k: v for k, v in changes.items() if k not in parts})
 
@@ -853,6 +871,17 @@ def _face(card: str) -> int:
     return Card.parse(card).index
 
 
+@pytest.mark.parametrize("limit", [{"no_pairs": (0, 0, 1, 0)}, {"caps": ({}, {}, {_face("QS"): 1}, {})}])
+def test_tier2_a_known_card_counts_against_the_seats_limit(limit):
+    # seat 2 is known to hold one QS and can hold one at most (no ♠ pair shown, or a throw's cap)
+    snap = _snapshot_with(deal_a(), 1, "1.0", returned=({}, {}, {_face("QS"): 1}, {}), **limit)
+    data = infer_json(snap)
+    assert data["holdings"]["2"]["QS"] == [1, 1]
+    assert data["holdings"]["0"]["QS"] == data["holdings"]["3"]["QS"] == data["holdings"]["kitty"]["QS"] == [0, 1]
+    assert data["certain"]["2"] == ["QS"]
+
+
+# -- impossible positions: the constraints admit no distribution -------------------------------------
 @pytest.mark.parametrize(("record", "seat", "at", "changes", "message"), [
     # seat 3 showed a ♠ void but is said to hold a returned AS
     (deal_b, 1, "2.4", {"returned": ({}, {}, {}, {_face("AS"): 1})}, "seat 3 must hold 1 of AS but can hold 0"),
