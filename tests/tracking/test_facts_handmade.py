@@ -728,10 +728,11 @@ def every_position(record):
     yield "end"
 
 
-@pytest.mark.parametrize("name", ["a", "l5", "b", "c", "c-loose", "d", "e", "e-standard"])
+@pytest.mark.parametrize("name", ["a", "l5", "b", "c", "c-loose", "d", "e", "e-standard", "f", "h", "i"])
 def test_recount_agrees_with_the_observer(name):
     record = {"a": deal_a, "l5": deal_l5, "b": deal_b, "c": deal_c, "c-loose": lambda: deal_c("loose"),
-              "d": deal_d, "e": deal_e, "e-standard": lambda: deal_e("standard")}[name]()
+              "d": deal_d, "e": deal_e, "e-standard": lambda: deal_e("standard"), "f": deal_f, "h": deal_h,
+              "i": deal_i}[name]()
     for at in every_position(record):
         position = Position.parse(at, record)
         for seat in range(4):
@@ -857,6 +858,28 @@ def test_tier2_a_returned_card_also_satisfies_the_declaration():
     # the banker holds its returned 2H, which is also its declared one: the other 2H can be anywhere
     assert inf["holdings"]["0"]["2H"] == [1, 2]
     assert inf["holdings"]["2"]["2H"] == inf["holdings"]["3"]["2H"] == inf["holdings"]["kitty"]["2H"] == [0, 1]
+
+
+# -- scenario I: two failed throws by one seat ------------------------------------------------------------
+# Base deal at level 2, no trump; seat 0's AS and 3S ↔ seat 1's AH and 3H. Seat 1's AS beats both throws.
+#  1. 0 tries KS KS QS → forced QS | 1: 3S | 2: 3C | 3: 3D        (seat 0 wins; KS KS returned)
+#  2. 0 tries KS JS JS → forced KS | 1: AS | 2: 4C | 3: 4D        (a KS and JS JS returned)
+@functools.cache
+def deal_i():
+    hands, kitty = base("2")
+    swap(hands, kitty, "AS", 0, "AH", 1)
+    swap(hands, kitty, "3S", 0, "3H", 1)
+    return make(hands, kitty, list(kitty), [trick(0, "QS", "3S", "3C", "3D", attempt="KS KS QS"),
+                                            trick(0, "KS", "AS", "4C", "4D", attempt="KS JS JS")])
+
+
+def test_tier2_cards_known_from_two_failed_throws():
+    # after the second throw seat 0 still holds one of the two KS it showed, and the JS pair it showed
+    inf = inference(deal_i(), 2, "2.1")
+    assert inf["holdings"]["0"]["KS"] == [1, 1]
+    assert inf["holdings"]["0"]["JS"] == [2, 2]
+    assert inf["certain"]["0"] == ["KS", "JS", "JS"]
+    assert inference(deal_i(), 2, "1.4")["holdings"]["0"]["KS"] == [2, 2]
 
 
 # -- known cards and the limits of a seat (positions made from a real snapshot) ----------------------------
