@@ -2,7 +2,7 @@
 # Mutation testing of the rules engine and the tracker (issue 10, hardening item 6): how many
 # deliberately broken versions of follow, tricks, scoring, tracker and inference the tests catch.
 #
-#   bash bench/mutation.sh [SAMPLE] [SEED]      # default: 300 mutants drawn with seed 1; 0 = all
+#   bash bench/mutation.sh [SAMPLE] [SEED]      # default: 200 mutants drawn with seed 1; 0 = all
 #
 # mutmut (from PyPI, not a project dependency) runs in a scratch copy of the working tree with
 # its own virtual environment (the project's editable install would shadow mutmut's mutated
@@ -12,7 +12,7 @@
 # `mutmut show NAME` in the scratch folder prints a survivor's diff. A full run takes hours on
 # two cores; the default sample about half an hour (run it under `nice`).
 set -euo pipefail
-SAMPLE="${1:-300}"
+SAMPLE="${1:-200}"
 SEED="${2:-1}"
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 WORK="${JIPAI_MUTATION_DIR:-/tmp/jipai-mutation}"
