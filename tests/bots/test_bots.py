@@ -13,7 +13,7 @@ from trainer.bots.heuristic import HeuristicBot, RandomBot
 from trainer.bots.play import play_hand
 from trainer.cli import main
 from trainer.engine import Card, Rules, TrumpContext, parse_cards
-from trainer.engine.follow import Lead
+from trainer.engine.follow import Lead, follow_problem, random_follow
 from trainer.engine.round import RoundState
 from trainer.records import DealRecord, parse_record, replay
 from trainer.tracking.tracker import PlayEvent
@@ -209,3 +209,26 @@ def test_burial_keeps_a_non_signal_card_in_a_suit_without_an_ace():
         left = side_cards(kept, letter, ctx)
         if left and not any(c.rank == 14 for c in left):
             assert any(c.rank not in (8, 9, 11, 12) for c in left), letter
+
+
+class _NeverTractorFirst(random.Random):
+    """A random source whose guesses never put a tractor first: shuffles sort the weakest pair first."""
+
+    def random(self) -> float:
+        return 0.99
+
+    def shuffle(self, x) -> None:
+        x.sort()
+
+
+def test_random_follow_falls_back_to_the_legal_plays():
+    # ♠KK♠QQ led; the follower must play its ♠99♠88 tractor, which a guess starting with ♠4 never finds
+    ctx = TrumpContext.parse("2", "H")
+    lead = Lead.of(parse_cards("KS KS QS QS"), ctx)
+    hand = {}
+    for card in parse_cards("9S 9S 8S 8S 4S 4S 6S AD"):
+        hand[card.index] = hand.get(card.index, 0) + 1
+    rng = _NeverTractorFirst(1)
+    play = random_follow(lead, hand, ctx, rng)
+    assert follow_problem(lead, hand, play, ctx) is None
+    assert sorted(str(card) for card in play) == ["8S", "8S", "9S", "9S"]

@@ -39,6 +39,11 @@ RULE_SPECS = [
     {"follow": "tractor_on_tractor_only", "fixed_twos": True},
     {"preset": "competition-draft", "throw_penalty": "per_returned_card_10", "kitty_multiplier": "times_cards"},
     {"throw_penalty": "flat_5", "kitty_multiplier": "power_cards"},
+    {"follow": "lenient"},
+    {"follow": "protect_longer_tractor_on_tractor_only", "throw_compare": "unit_length"},
+    {"throw_compare": "lexicographic", "ace_two_wrap": True, "hollow_tractors": "side_only"},
+    {"throw_compare": "all_units", "forced_play": "single_card"},
+    {"throw_compare": "highest_card", "level_tractors": "jokers_only"},
 ]
 RULES = [Rules.parse(spec) for spec in RULE_SPECS]
 STRICT_FAMILY = ("strict", "protect_longer", "tractor_on_tractor_only", "protect_longer_tractor_on_tractor_only")

@@ -178,6 +178,15 @@ def test_follow_reason_in_words():
     ctx = TrumpContext.parse("2", "H")
     problem = follow_problem(Lead.of(cards("3S 3S"), ctx), face_counts(cards("9S 9S 4S 3H")), cards("9S 4S"), ctx)
     assert problem == "must follow the pair in ♠ with a pair (holds 9♠ 9♠) but played 9♠ 4♠"
+    # the cards held are named strongest first, whatever the hand's order
+    problem = follow_problem(Lead.of(cards("AS KS JS"), ctx), face_counts(cards("4S QS 9H 8H")), cards("4S 9H 8H"), ctx)
+    assert problem == "must play every ♠ card held (Q♠ 4♠) before discarding, but played 4♠ 9♥ 8♥"
+    problem = follow_problem(Lead.of(cards("AH AH"), ctx), face_counts(cards("KH KH 3H 4S")), cards("KH 3H"), ctx)
+    assert problem == "must follow the pair in trump with a pair (holds K♥ K♥) but played K♥ 3♥"
+    problem = follow_problem(Lead.of(cards("3S 3S 4S 4S 5S 5S"), ctx), face_counts(cards("8S 8S 9S 9S 10S 10S QS QS")),
+                             cards("8S 8S 9S 9S QS QS"), ctx)
+    assert problem == ("must follow the tractor in ♠ with a 3-pair tractor (holds Q♠ Q♠ 10♠ 10♠ 9♠ 9♠ 8♠ 8♠) "
+                       "but played 8♠ 8♠ 9♠ 9♠ Q♠ Q♠")
 
 
 FOUR_PAIR_TRACTOR = "3S 3S 4S 4S 5S 5S 6S 6S"
@@ -224,3 +233,48 @@ def test_kitty_multiplier(lead, style, multiplier):
 ])
 def test_level_table(score, side, levels):
     assert level_result(score, Rules()) == (side, levels)
+
+
+# -- trick winners the mutation run found untested (docs/decisions.md, "Mutation testing") -----------
+def winner_with(plays: list[str], level: str, trump: str, **options) -> int:
+    return trick_winner([cards(play) for play in plays], TrumpContext.parse(level, trump, Rules.parse(options)))
+
+
+COMPARE = ["largest_unit", "all_units", "highest_card", "unit_length", "lexicographic"]
+
+
+# (plays, winner under each throw_compare in COMPARE's order); level 9, ♥ trump
+@pytest.mark.parametrize(("plays", "expected"), [
+    # a throw of singles ruffed twice: every unit is a single, so unit_length compares them all
+    (["AS KS", "4H 3H", "6H 5H"], (2, 2, 2, 2, 2)),
+    (["AS KS", "6H 3H", "6H 4H"], (1, 1, 1, 2, 2)),       # equal top single; the second single decides
+    (["AS KS", "4H 3H"], (1, 1, 1, 1, 1)),
+])
+@pytest.mark.parametrize("compare", COMPARE)
+def test_throw_of_singles_ruffed(plays, expected, compare):
+    assert winner_with(plays, "9", "H", throw_compare=compare) == expected[COMPARE.index(compare)]
+
+
+@pytest.mark.parametrize(("plays", "expected"), [
+    (["AS AS 2S 2S 3S 3S"], 0),
+    (["AS AS 2S 2S 3S 3S", "8S 8S 7S 7S 6S 6S"], 1),      # a higher ♠ tractor
+    (["AS AS 2S 2S 3S 3S", "KS KS QS QS 9S 9S"], 0),      # three ♠ pairs, not a tractor
+    (["AS AS 2S 2S 3S 3S", "9H 9H 8H 8H 7H 7H"], 1),      # a trump tractor ruffs
+    (["AS AS 2S 2S 3S 3S", "JH JH 8H 8H 7H 7H"], 0),      # trump pairs, not a tractor
+    (["AS AS 2S 2S 3S 3S KS", "9H 9H 8H 8H 7H 7H 3H"], 1),
+])
+def test_three_pair_wrapped_tractor_lead(plays, expected):
+    # ace_two_wrap at level 5, ♥ trump: AA2233 is the lowest 3-pair ♠ tractor
+    wrapped = Lead.of(cards("AS AS 2S 2S 3S 3S"), TrumpContext.parse("5", "H", Rules.parse({"ace_two_wrap": True})))
+    assert wrapped.kind == "tractor"
+    assert winner_with(plays, "5", "H", ace_two_wrap=True) == expected
+
+
+@pytest.mark.parametrize(("other", "stands"), [("4S 4S 3S 3S", False), ("4S 3S 3S", True), ("QS QS", True)])
+def test_a_thrown_wrapped_tractor_is_beaten_by_any_tractor_of_its_suit(other, stands):
+    # ace_two_wrap: AA22 is the lowest ♠ tractor, so another seat's ♠4433 beats it (a pair alone does not)
+    ctx = TrumpContext.parse("5", "H", Rules.parse({"ace_two_wrap": True}))
+    others = [face_counts(cards(hand)) for hand in (other, "6D", "7D")]
+    result = check_throw(cards("AS AS 2S 2S KS"), others, ctx)
+    assert result.ok is stands
+    assert result.forced == (cards("AS AS 2S 2S KS") if stands else cards("2S 2S AS AS"))

@@ -9,13 +9,15 @@ Most deals start from a *base deal* (level L, the level cards in the kitty): sea
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import pytest
 
 from trainer.records import FORMAT, Position, parse_record, replay
 from trainer.tracking.facts import facts_json
-from trainer.tracking.inference import infer_json
+from trainer.engine import Card
+from trainer.tracking.inference import Inference, InconsistentError, infer_json
 from trainer.tracking.recount import recount
 from trainer.tracking.tracker import track
 
@@ -66,10 +68,12 @@ def trick(leader: int, *plays: str, attempt: str | None = None) -> dict:
     return out
 
 
-def make(hands, kitty, buried, tricks, *, level="2", trump="none", banker=0, rules="standard"):
+def make(hands, kitty, buried, tricks, *, level="2", trump="none", banker=0, rules="standard", declarations=()):
     data = {"format": FORMAT, "rules": rules, "level": level, "trump": trump, "banker": banker,
             "hands": [list(hand) for hand in hands], "kitty": list(kitty), "buried": list(buried),
             "tricks": tricks}
+    if declarations:
+        data["declarations"] = [{"seat": seat, "cards": c(cards)} for seat, cards in declarations]
     record = parse_record(data)
     replay(record)          # every hand-made record must be legal
     return record
@@ -724,13 +728,199 @@ def every_position(record):
     yield "end"
 
 
-@pytest.mark.parametrize("name", ["a", "l5", "b", "c", "c-loose", "d", "e", "e-standard"])
+@pytest.mark.parametrize("name", ["a", "l5", "b", "c", "c-loose", "d", "e", "e-standard", "f", "h", "i"])
 def test_recount_agrees_with_the_observer(name):
     record = {"a": deal_a, "l5": deal_l5, "b": deal_b, "c": deal_c, "c-loose": lambda: deal_c("loose"),
-              "d": deal_d, "e": deal_e, "e-standard": lambda: deal_e("standard")}[name]()
+              "d": deal_d, "e": deal_e, "e-standard": lambda: deal_e("standard"), "f": deal_f, "h": deal_h,
+              "i": deal_i}[name]()
     for at in every_position(record):
         position = Position.parse(at, record)
         for seat in range(4):
             observed = facts_json(track(record, seat, position), at)
             assert observed == facts_json(recount(record, seat, position), at), (at, seat)
             assert_invariants(observed)
+
+
+# -- scenario F: declarations (tier 2) ---------------------------------------------------------------
+# Base deal at level 2; seat 0's 3S ↔ one 2H of the kitty, seat 3's 3D ↔ the other 2H. Banker 0 and
+# seat 3 each declared their 2H (♥ trump); the banker buries the kitty as it is (3S 3D and six 2s).
+@functools.cache
+def deal_f():
+    hands, kitty = base("2")
+    swap(hands, kitty, "3S", 0, "2H", KITTY)
+    swap(hands, kitty, "3D", 3, "2H", KITTY)
+    return make(hands, kitty, list(kitty), [trick(0, "AS", "AH", "AC", "AD")], trump="H",
+                declarations=[(0, "2H"), (3, "2H")])
+
+
+def test_tier2_declared_cards_stay_with_the_declarer():
+    inf = inference(deal_f(), 1, "1.0")
+    # seat 3 still holds its 2H; the banker's is in the banker's hand or buried: both copies are placed
+    assert inf["holdings"]["3"]["2H"] == [1, 1]
+    assert inf["holdings"]["2"]["2H"] == [0, 0]
+    assert inf["holdings"]["0"]["2H"] == [0, 1]
+    assert inf["holdings"]["kitty"]["2H"] == [0, 1]
+    assert inf["certain"]["3"] == ["2H"]
+    assert inf["certain"]["0"] == inf["certain"]["kitty"] == inf["certain"]["2"] == []
+    assert "2H" not in inf["can_hold_pair"]["3"]
+    # the banker sees its own declaration as its own card: seat 3's 2H is the only one unseen
+    banker = inference(deal_f(), 0, "1.0")
+    assert banker["holdings"]["3"]["2H"] == [1, 1]
+    assert banker["holdings"]["1"]["2H"] == banker["holdings"]["2"]["2H"] == [0, 0]
+    # seat 3 sees the banker's declaration: held by the banker or buried, never by seats 1 and 2
+    seat3 = inference(deal_f(), 3, "1.0")
+    assert seat3["holdings"]["0"]["2H"] == seat3["holdings"]["kitty"]["2H"] == [0, 1]
+    assert seat3["holdings"]["1"]["2H"] == seat3["holdings"]["2"]["2H"] == [0, 0]
+    # trumps: seat 3 holds SJ? unknown; its 2H for sure
+    assert inf["suit_counts"]["3"]["trump"][0] == 1
+
+
+# -- scenario G: throws that stood (tier 2 caps and implied voids) -----------------------------------
+# Base deal at level 2, no trump, banker 0; trick 1 is only the banker's throw, which stands.
+@functools.cache
+def deal_g(lead: str, buried: str | None = None, swaps: tuple[tuple[str, int, str, int], ...] = ()):
+    hands, kitty = base("2")
+    for a, holder_a, b, holder_b in swaps:
+        swap(hands, kitty, a, holder_a, b, holder_b)
+    return make(hands, kitty, c(buried) if buried else list(kitty), [trick(0, lead)])
+
+
+def test_tier2_a_standing_throw_caps_the_other_seats():
+    inf = inference(deal_g("KS 9S 9S"), 1, "1.1")
+    # no ♠ above the single K; one copy at most above the pair of 9s; nothing proved at or below the 9
+    for seat in ("2", "3"):
+        holds = inf["holdings"][seat]
+        assert (holds["AS"], holds["KS"], holds["QS"], holds["JS"], holds["10S"]) == ([0, 0], [0, 1], [0, 1],
+                                                                                       [0, 1], [0, 1])
+        assert (holds["8S"], holds["3S"]) == ([0, 2], [0, 2])
+        assert "QS" not in inf["can_hold_pair"][seat] and "8S" in inf["can_hold_pair"][seat]
+    # the thrower and the kitty are not bound
+    for holder in ("0", "kitty"):
+        assert (inf["holdings"][holder]["AS"], inf["holdings"][holder]["QS"]) == ([0, 2], [0, 2])
+    # seat 1 holds every ♥: tier 1 lists the seats as void in ♥ (exhaustion), tier 2 adds the kitty
+    assert inf["implied_voids"] == {"0": [], "2": [], "3": [], "kitty": ["H"]}
+    # the banker threw: its own view has no unseen ♠ at all
+    assert "AS" not in inference(deal_g("KS 9S 9S"), 0, "1.1")["holdings"]["2"]
+
+
+def test_tier2_the_lowest_pair_of_a_throw_sets_the_pair_cap():
+    inf = inference(deal_g("KS QS QS 9S 9S"), 1, "1.1")
+    for seat in ("2", "3"):
+        holds = inf["holdings"][seat]
+        assert (holds["AS"], holds["JS"], holds["10S"], holds["8S"]) == ([0, 0], [0, 1], [0, 1], [0, 2])
+
+
+def test_tier2_pairs_inside_a_thrown_tractor_prove_nothing():
+    inf = inference(deal_g("KS 9S 9S 8S 8S"), 1, "1.1")
+    for seat in ("2", "3"):
+        holds = inf["holdings"][seat]
+        assert (holds["AS"], holds["KS"], holds["QS"], holds["7S"]) == ([0, 0], [0, 1], [0, 2], [0, 2])
+
+
+def test_tier2_a_thrown_pair_of_level_cards_caps_only_stronger_trumps():
+    # the banker picks up the 2s and buries eight spades, then throws BJ and a pair of ♣2
+    record = deal_g("BJ 2C 2C", buried="KS KS 10S 10S 5S 5S 4S 4S")
+    inf = inference(record, 1, "1.1")
+    for seat in ("2", "3"):
+        holds = inf["holdings"][seat]
+        assert holds["SJ"] == [0, 1]                      # stronger than ♣2: one copy at most
+        assert holds["2S"] == holds["2H"] == holds["2D"] == [0, 2]     # as strong as ♣2: not bound
+    assert inf["holdings"]["0"]["SJ"] == inf["holdings"]["kitty"]["SJ"] == [0, 2]
+
+
+def test_tier2_implied_voids_beyond_tier_one():
+    # seat 1 holds the other 3S: after the banker's AS 3S stood, no ♠ is left that seats 2 or 3 may hold
+    record = deal_g("AS 3S", swaps=(("3S", 0, "3H", 1),))
+    f = facts(record, 1, "1.1")
+    assert f["voids"] == {"0": [], "2": [], "3": []}
+    inf = inference(record, 1, "1.1")
+    assert inf["implied_voids"] == {"0": [], "2": ["S"], "3": ["S"], "kitty": []}
+    assert inf["suit_counts"]["2"]["S"] == inf["suit_counts"]["3"]["S"] == [0, 0]
+    # 21 unseen ♠ between the banker's 23 cards and the 8 buried
+    assert (inf["suit_counts"]["0"]["S"], inf["suit_counts"]["kitty"]["S"]) == ([13, 21], [0, 8])
+    # before the throw nothing is implied
+    assert inference(record, 1, "1.0")["implied_voids"] == {"0": [], "2": [], "3": [], "kitty": []}
+
+
+# -- scenario H: the banker declared a card it showed again in a failed throw -----------------------------
+# Base deal at level 2; seat 0's 3S ↔ a 2H of the kitty, seat 0's 4S ↔ seat 1's 4H. The banker declared
+# its 2H (♥ trump) and tries 2H 4H: seat 1's hearts beat the 4H, so the 4H is played and the 2H returned.
+@functools.cache
+def deal_h():
+    hands, kitty = base("2")
+    swap(hands, kitty, "3S", 0, "2H", KITTY)
+    swap(hands, kitty, "4S", 0, "4H", 1)
+    return make(hands, kitty, list(kitty), [trick(0, "4H", attempt="2H 4H")], trump="H", declarations=[(0, "2H")])
+
+
+def test_tier2_a_returned_card_also_satisfies_the_declaration():
+    inf = inference(deal_h(), 1, "1.1")
+    # the banker holds its returned 2H, which is also its declared one: the other 2H can be anywhere
+    assert inf["holdings"]["0"]["2H"] == [1, 2]
+    assert inf["holdings"]["2"]["2H"] == inf["holdings"]["3"]["2H"] == inf["holdings"]["kitty"]["2H"] == [0, 1]
+
+
+# -- scenario I: two failed throws by one seat ------------------------------------------------------------
+# Base deal at level 2, no trump; seat 0's AS and 3S ↔ seat 1's AH and 3H. Seat 1's AS beats both throws.
+#  1. 0 tries KS KS QS → forced QS | 1: 3S | 2: 3C | 3: 3D        (seat 0 wins; KS KS returned)
+#  2. 0 tries KS JS JS → forced KS | 1: AS | 2: 4C | 3: 4D        (a KS and JS JS returned)
+@functools.cache
+def deal_i():
+    hands, kitty = base("2")
+    swap(hands, kitty, "AS", 0, "AH", 1)
+    swap(hands, kitty, "3S", 0, "3H", 1)
+    return make(hands, kitty, list(kitty), [trick(0, "QS", "3S", "3C", "3D", attempt="KS KS QS"),
+                                            trick(0, "KS", "AS", "4C", "4D", attempt="KS JS JS")])
+
+
+def test_tier2_cards_known_from_two_failed_throws():
+    # after the second throw seat 0 still holds one of the two KS it showed, and the JS pair it showed
+    inf = inference(deal_i(), 2, "2.1")
+    assert inf["holdings"]["0"]["KS"] == [1, 1]
+    assert inf["holdings"]["0"]["JS"] == [2, 2]
+    assert inf["certain"]["0"] == ["KS", "JS", "JS"]
+    assert inference(deal_i(), 2, "1.4")["holdings"]["0"]["KS"] == [2, 2]
+
+
+# -- known cards and the limits of a seat (positions made from a real snapshot) ----------------------------
+def _snapshot_with(record, seat: int, at: str, **changes):
+    parts = ("returned", "caps", "declared")
+    snap = track(record, seat, Position.parse(at, record))
+    constraints = dataclasses.replace(snap.constraints, **{k: v for k, v in changes.items() if k in parts})
+    return snap._replace(constraints=constraints, **{k: v for k, v in changes.items() if k not in parts})
+
+
+def _face(card: str) -> int:
+    return Card.parse(card).index
+
+
+@pytest.mark.parametrize("limit", [{"no_pairs": (0, 0, 1, 0)}, {"caps": ({}, {}, {_face("QS"): 1}, {})}])
+def test_tier2_a_known_card_counts_against_the_seats_limit(limit):
+    # seat 2 is known to hold one QS and can hold one at most (no ♠ pair shown, or a throw's cap)
+    snap = _snapshot_with(deal_a(), 1, "1.0", returned=({}, {}, {_face("QS"): 1}, {}), **limit)
+    data = infer_json(snap)
+    assert data["holdings"]["2"]["QS"] == [1, 1]
+    assert data["holdings"]["0"]["QS"] == data["holdings"]["3"]["QS"] == data["holdings"]["kitty"]["QS"] == [0, 1]
+    assert data["certain"]["2"] == ["QS"]
+
+
+# -- impossible positions: the constraints admit no distribution -------------------------------------
+@pytest.mark.parametrize(("record", "seat", "at", "changes", "message"), [
+    # seat 3 showed a ♠ void but is said to hold a returned AS
+    (deal_b, 1, "2.4", {"returned": ({}, {}, {}, {_face("AS"): 1})}, "seat 3 must hold 1 of AS but can hold 0"),
+    # a pair of QS returned to a seat that showed no ♠ pair; one returned QS where a throw proved none
+    (deal_a, 1, "1.0", {"returned": ({}, {}, {_face("QS"): 2}, {}), "no_pairs": (0, 0, 1, 0)},
+     "seat 2 must hold 2 of QS but can hold 1"),
+    (deal_a, 1, "1.0", {"returned": ({}, {}, {_face("QS"): 1}, {}), "caps": ({}, {}, {_face("QS"): 0}, {})},
+     "seat 2 must hold 1 of QS but can hold 0"),
+    # three copies of QS known in two hands
+    (deal_a, 1, "1.0", {"returned": ({}, {}, {_face("QS"): 2}, {_face("QS"): 1})}, "known cards exceed"),
+    # seat 3 and seat 2 hold the two 2H: no copy left for the banker's declaration
+    (deal_f, 1, "1.0", {"returned": ({}, {}, {_face("2H"): 1}, {})}, "known cards exceed"),
+    (deal_a, 1, "1.0", {"hand_sizes": (25, 25, 26, 25)}, "hand sizes disagree"),
+    (deal_a, 1, "1.0", {"revealed_voids": (0, 0, 31, 31)}, "no distribution"),
+])
+def test_tier2_an_impossible_position_is_refused(record, seat, at, changes, message):
+    snap = _snapshot_with(record(), seat, at, **changes)
+    with pytest.raises(InconsistentError, match=message):
+        Inference(snap)

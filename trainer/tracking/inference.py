@@ -191,8 +191,9 @@ class Inference:
             supply_left[face] = unseen[face]
             others = None
             if face in group_low:
+                # the copies neither the banker nor the kitty holds, the other seats' known ones included
                 others = flow.node()
-                flow.arc(node, others, unseen[face] - group_low[face])
+                others_arc = flow.arc(node, others, unseen[face] - group_low[face])
             for q in self.holders:
                 high = self._high(q, face)
                 floor = low.get((q, face), 0)
@@ -201,9 +202,12 @@ class Inference:
                 supply_left[face] -= floor
                 capacity[q] -= floor
                 tail = others if others is not None and q not in (snap.banker, KITTY) else node
+                if others is not None and tail == others:
+                    flow.cap[others_arc] -= floor
                 arc = flow.arc(tail, self.holder_node[q], high - floor)
                 self.cells[q, face] = _Cell(q, face, floor, arc, tail)
-        if any(v < 0 for v in supply_left.values()) or any(v < 0 for v in capacity.values()):
+        if any(v < 0 for v in supply_left.values()) or any(v < 0 for v in capacity.values()) or any(
+                flow.cap[arc] < 0 for arc in range(0, len(flow.cap), 2)):
             raise InconsistentError("known cards exceed what a hand can hold")
         for face in self.faces:
             flow.arc(self.source, self.face_node[face], supply_left[face])

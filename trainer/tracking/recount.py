@@ -1,7 +1,9 @@
 """Tier-1 knowledge recomputed from scratch at a position, without the incremental observer.
 
 The oracle the tracker is tested against: set arithmetic over the record's plays up to the
-position, with trick winners and penalties taken from the engine's replay.
+position, with trick winners and penalties taken from the engine's replay. Tier 2's constraints
+are rebuilt here from the record too (nothing is borrowed from the tracker): cards shown in a
+failed throw less the thrower's plays since, caps proved by a throw that stood less the plays since.
 """
 from __future__ import annotations
 
@@ -9,10 +11,11 @@ from collections import Counter
 
 from trainer.engine.cards import full_deck
 from trainer.engine.combos import face_counts
-from trainer.engine.follow import forms_lead_shape
+from trainer.engine.follow import Lead, forms_lead_shape
 from trainer.engine.scoring import kitty_multiplier
+from trainer.engine.trump import TrumpContext
 from trainer.records import DealRecord, Position, state_at
-from trainer.tracking.tracker import Constraints, Snapshot, TrickView, known_after_throw, throw_caps
+from trainer.tracking.tracker import Constraints, Snapshot, TrickView
 
 
 def _array(counter: Counter[int] | dict[int, int]) -> tuple[int, ...]:
@@ -52,27 +55,27 @@ def recount(record: DealRecord, seat: int, position: Position) -> Snapshot:
             no_pairs[who] |= 1 << lead.suit
     returned: list[dict[int, int]] = [{} for _ in range(4)]
     caps: list[dict[int, int]] = [{} for _ in range(4)]
-    for number, who, play, index in plays:
+    for start, (number, who, play, index) in enumerate(plays):
         trick = state.tricks[number - 1]
-        failed_lead = index == 0 and trick.attempt is not None
-        if failed_lead and who != seat:
-            returned[who] = known_after_throw(returned[who], trick.attempt or (), play)
-        if index == 0 and not failed_lead and trick.lead is not None and len(trick.lead.units) > 1:
+        if index == 0 and trick.attempt is not None and who != seat:
+            since = plays[start:]
+            for face, copies in face_counts(trick.attempt).items():
+                left = copies - own_count(since, who, face)
+                if left > 0:
+                    returned[who][face] = max(returned[who].get(face, 0), left)
+        elif index == 0 and trick.attempt is None and trick.lead is not None and len(trick.lead.units) > 1:
+            since = plays[start:]
             for other in set(range(4)) - {who, seat}:
-                for face, cap in throw_caps(trick.lead, ctx).items():
-                    caps[other][face] = min(caps[other].get(face, cap), cap)
-        for card in play:
-            for bounds in ((caps[who],) if failed_lead else (returned[who], caps[who])):
-                if bounds.get(card.index):
-                    bounds[card.index] -= 1
+                for face, cap in _proved_caps(trick.lead, ctx).items():
+                    caps[other][face] = min(caps[other].get(face, cap), max(cap - own_count(since, other, face), 0))
     declared: list[dict[int, int]] = [{} for _ in range(4)]
     for declarer, cards in record.declarations:
         if declarer != seat:
             for face, copies in face_counts(cards).items():
                 declared[declarer][face] = max(declared[declarer].get(face, 0), copies)
     for declarer in range(4):
-        for face in list(declared[declarer]):
-            declared[declarer][face] = max(declared[declarer][face] - own_count(plays, declarer, face), 0)
+        declared[declarer] = {face: copies - own_count(plays, declarer, face) for face, copies in declared[declarer].items()
+                              if copies > own_count(plays, declarer, face)}
     if state.tricks:
         last = state.tricks[-1]
         number = len(state.tricks)
@@ -91,6 +94,20 @@ def recount(record: DealRecord, seat: int, position: Position) -> Snapshot:
                     complete, tuple(sizes), tuple(state.points_won), state.penalties, bonus, tuple(revealed),
                     tuple(no_pairs), view,
                     Constraints(tuple(returned), tuple(caps), tuple(declared)))
+
+
+def _proved_caps(lead: Lead, ctx: TrumpContext) -> dict[int, int]:
+    """tracking.md's bound after a throw stood, read off the thrown cards: copies another seat can have
+    held then of each face of the suit (none above the lowest single unit, one above the lowest pair)."""
+    lowest_single = min((u.top for u in lead.units if u.size == 1), default=None)
+    lowest_pair = min((u.top for u in lead.units if u.width >= 2 and u.length == 1), default=None)
+    caps = {}
+    for face in ctx.faces_by_suit[lead.suit]:
+        if lowest_single is not None and ctx.strength[face] > lowest_single:
+            caps[face] = 0
+        elif lowest_pair is not None and ctx.strength[face] > lowest_pair:
+            caps[face] = 1
+    return caps
 
 
 def own_count(plays: list[tuple[int, int, tuple, int]], seat: int, face: int) -> int:

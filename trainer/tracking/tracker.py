@@ -68,15 +68,6 @@ def _counts(cards: Sequence[Card]) -> list[int]:
     return counts
 
 
-def _sum_by_suit(counts: Sequence[int], ctx: TrumpContext, weights: Sequence[int] | None = None) -> list[int]:
-    totals = [0] * 5
-    suit_of = ctx.suit_of
-    for face, copies in enumerate(counts):
-        if copies:
-            totals[suit_of[face]] += copies * (weights[face] if weights else 1)
-    return totals
-
-
 class TrickView(NamedTuple):
     """The trick at a position: leader, plays so far, the seat winning, a failed throw's attempt."""
 
@@ -191,6 +182,8 @@ class SeatTracker:
                 for card in cards:
                     if bounds.get(card.index):
                         bounds[card.index] -= 1
+                        if not bounds[card.index] and bounds is not caps:
+                            del bounds[card.index]  # a lower bound used up is no bound (a cap of 0 is one)
                         self._constraints = None
         if len(self.trick.plays) == 4:
             self.points_won[event.winning] += sum(FACE_POINTS[c.index] for play in self.trick.plays for c in play)
