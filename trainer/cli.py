@@ -5,6 +5,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from trainer import __version__
@@ -13,8 +14,9 @@ from trainer.engine.errors import JipaiError, MalformedError
 from trainer.engine.seats import Seat
 from trainer.bots.generate import generate_records, record_text, write_records
 from trainer.engine.rules import Rules
-from trainer.records import (DealRecord, Position, Replay, load_record, record_id, replay, state_at,
-                             verify_summary)
+from trainer.json_input import JSONInputError, read_json
+from trainer.records import (DealRecord, Position, Replay, known_id, parse_record, read_record_file, record_id, replay,
+                             state_at, verify_summary)
 from trainer.referee import serve_lines
 from trainer.tracking.facts import facts_json
 from trainer.tracking.inference import infer_json
@@ -79,7 +81,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         return _serve(args.host, args.port)
     if args.command == "rules":
-        for line in serve_lines(sys.stdin):
+        # Bytes when stdin has them, so a line that is not UTF-8 is answered like any malformed line.
+        for line in serve_lines(getattr(sys.stdin, "buffer", sys.stdin)):
             print(line, flush=True)
         return EXIT_OK
     if args.deal_command == "verify":
@@ -93,22 +96,39 @@ def _run(args: argparse.Namespace) -> int:
     return _show(args.file, args.seat, args.at)
 
 
-def _load(path: str) -> DealRecord | int:
+def _shown_path(path: str) -> str:
+    """A file name as it can be printed (bytes that were not UTF-8 become `\\xNN`)."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+@dataclass(frozen=True, slots=True)
+class Unloaded:
+    """A record file that could not be loaded: the exit status, the reason, the record's id if known."""
+
+    status: int
+    error: str
+    id: str | None = None
+
+
+def _load(path: str) -> DealRecord | Unloaded:
+    """Read and parse a record file; on failure say why on stderr and return an `Unloaded`."""
+    data = None
     try:
-        return load_record(path)
+        data = read_record_file(path)
+        return parse_record(data)
     except OSError as error:
-        print(f"trainer: {path}: cannot read: {error.strerror}", file=sys.stderr)
-        return EXIT_USAGE
+        failed = Unloaded(EXIT_USAGE, f"cannot read: {error.strerror or error}")
     except JipaiError as error:
-        print(f"{path}: {error}", file=sys.stderr)
-        return EXIT_INVALID
+        failed = Unloaded(EXIT_INVALID, str(error), known_id(data))
+    print(f"{_shown_path(path)}: {failed.error}", file=sys.stderr)
+    return failed
 
 
 def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs: int) -> int:
     try:
-        spec = json.loads(rules_text) if rules_text.lstrip().startswith("{") else rules_text
+        spec = read_json(rules_text) if rules_text.lstrip().startswith("{") else rules_text
         rules = Rules.parse(spec)
-    except (JipaiError, json.JSONDecodeError) as error:
+    except JipaiError as error:
         print(f"trainer: --rules: {error}", file=sys.stderr)
         return EXIT_USAGE
     if not 1 <= count <= 100_000 or not 1 <= jobs <= 64:
@@ -119,8 +139,12 @@ def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs:
     except ValueError as error:
         print(f"trainer: {error}", file=sys.stderr)
         return EXIT_USAGE
-    paths = list(write_records(records, Path(out), seed))
-    print(f"wrote {len(paths)} deals to {out}")
+    try:
+        paths = list(write_records(records, Path(out), seed))
+    except OSError as error:
+        print(f"trainer: cannot write to {_shown_path(out)}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"wrote {len(paths)} deals to {_shown_path(out)}")
     return EXIT_OK
 
 
@@ -130,50 +154,56 @@ def _import(files: Sequence[str], out: str) -> int:
     converted: list[tuple[str, list[dict]]] = []
     for path in files:
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = read_json(Path(path).read_bytes())
         except OSError as error:
-            print(f"trainer: {path}: cannot read: {error.strerror}", file=sys.stderr)
+            print(f"trainer: {_shown_path(path)}: cannot read: {error.strerror or error}", file=sys.stderr)
             return EXIT_USAGE
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            print(f"{path}: not a JSON log: {error}", file=sys.stderr)
+        except UnicodeDecodeError:
+            print(f"{_shown_path(path)}: not a JSON log: the file is not UTF-8 text", file=sys.stderr)
+            return EXIT_INVALID
+        except JSONInputError as error:
+            print(f"{_shown_path(path)}: not a JSON log: {error}", file=sys.stderr)
             return EXIT_INVALID
         try:
             converted.append((path, convert_log(data)))
         except ValueError as error:
-            print(f"{path}: {error}", file=sys.stderr)
+            print(f"{_shown_path(path)}: {error}", file=sys.stderr)
             return EXIT_INVALID
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    for path, records in converted:
-        for record in records:
-            target = folder / f"{record_id(record)}.json"
-            target.write_text(record_text(record), encoding="utf-8")
-            print(f"{path} → {target}")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for path, records in converted:
+            for record in records:
+                target = folder / f"{record_id(record)}.json"
+                target.write_text(record_text(record), encoding="utf-8")
+                print(f"{_shown_path(path)} → {_shown_path(str(target))}")
+    except OSError as error:
+        print(f"trainer: cannot write to {_shown_path(out)}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
     return EXIT_OK
 
 
 def _verify(files: Sequence[str], as_json: bool) -> int:
-    status = EXIT_OK
+    """Check every file; exit 2 if one could not be read, else 1 if one was invalid (decisions.md)."""
+    failures: list[int] = []
     for path in files:
         record = _load(path)
-        if isinstance(record, int):
-            status = max(status, record)
-            if as_json and record == EXIT_INVALID:
-                print(json.dumps({"file": path, "error": "invalid record"}))
-            continue
-        try:
-            rep = replay(record)
-        except JipaiError as error:
-            status = max(status, EXIT_INVALID)
-            print(f"{path}: {error}", file=sys.stderr)
+        if isinstance(record, DealRecord):
+            try:
+                rep = replay(record)
+            except JipaiError as error:
+                print(f"{_shown_path(path)}: {error}", file=sys.stderr)
+                record = Unloaded(EXIT_INVALID, str(error), record.id)
+        if isinstance(record, Unloaded):
+            failures.append(record.status)
             if as_json:
-                print(json.dumps({"id": record.id, "file": path, "error": str(error)}, ensure_ascii=False))
-            continue
-        if as_json:
+                known = {"id": record.id} if record.id is not None else {}
+                print(json.dumps({**known, "file": _shown_path(path), "error": record.error}, ensure_ascii=False))
+        elif as_json:
             print(json.dumps(verify_summary(rep), ensure_ascii=False))
         else:
-            print(_verify_text(path, rep))
-    return status
+            print(_verify_text(_shown_path(path), rep))
+    return EXIT_USAGE if EXIT_USAGE in failures else EXIT_INVALID if failures else EXIT_OK
 
 
 def _verify_text(path: str, rep: Replay) -> str:
@@ -197,8 +227,8 @@ def _verify_text(path: str, rep: Replay) -> str:
 def _open_at(path: str, seat_text: str | None, at_text: str | None) -> tuple[DealRecord, int | None, Position] | int:
     """Load and validate a record and read a seat and a position in it; an exit status on failure."""
     record = _load(path)
-    if isinstance(record, int):
-        return record
+    if isinstance(record, Unloaded):
+        return record.status
     try:
         seat = int(Seat.parse(seat_text)) if seat_text is not None else None
         position = Position.parse(at_text if at_text is not None else "end", record)
@@ -208,7 +238,7 @@ def _open_at(path: str, seat_text: str | None, at_text: str | None) -> tuple[Dea
     try:
         replay(record)
     except JipaiError as error:
-        print(f"{path}: {error}", file=sys.stderr)
+        print(f"{_shown_path(path)}: {error}", file=sys.stderr)
         return EXIT_INVALID
     return record, seat, position
 

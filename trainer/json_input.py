@@ -1,0 +1,109 @@
+"""Reading JSON from people and programs: every input is answered, in time linear in its length.
+
+`read_json` is `json.loads` with limits: nesting at most `MAX_DEPTH` levels (checked before the
+parser recurses), integers of at most `MAX_DIGITS` digits, finite numbers only (no `NaN` or
+`Infinity`), and no lone surrogates (`"\\ud800"`) in any string. Whatever it refuses raises
+`JSONInputError`, the engine's malformed-input error, which is also a `json.JSONDecodeError`.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from itertools import accumulate
+from typing import Any
+
+from trainer.engine.errors import MalformedError
+
+MAX_DEPTH = 64
+"""Arrays and objects nested deeper than this are refused (a deal record needs 4)."""
+MAX_DIGITS = 64
+"""Integers with more digits than this are refused (Python refuses 4,300 itself, with a traceback)."""
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class JSONInputError(MalformedError, json.JSONDecodeError):
+    """JSON text that cannot be read, or that breaks a limit; `msg` says what, `lineno`/`colno` where."""
+
+    def __init__(self, msg: str, doc: str, pos: int | None, syntax: bool = False) -> None:
+        json.JSONDecodeError.__init__(self, msg, doc, pos or 0)
+        where = f" at line {self.lineno}, column {self.colno}" if pos is not None else ""
+        self.args = (f"{'not JSON: ' if syntax else ''}{msg}{where}",)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _read_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"an integer of {len(text.lstrip('-'))} digits is too long (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _read_float(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"the number {text[:20]}{'…' if len(text) > 20 else ''} is too large")
+    return number
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than `MAX_DEPTH`, scanning brackets outside strings (linear)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    if max(accumulate(_STEP[c] for c in brackets), default=0) > MAX_DEPTH:
+        # Find where, for the message: the same scan, keeping positions.
+        depth = 0
+        for match in re.finditer(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', text, re.DOTALL):
+            depth += _STEP.get(match.group(), 0)
+            if depth > MAX_DEPTH:
+                raise JSONInputError(f"nested deeper than {MAX_DEPTH} levels", text, match.start())
+
+
+def _path(where: str, key: object) -> str:
+    return f"{where}[{key}]" if isinstance(key, int) else (f"{where}.{key}" if where else str(key))
+
+
+def _lone_surrogate(value: Any, where: str = "") -> str | None:
+    """The path of the first string (or key) holding a lone surrogate, or None."""
+    if isinstance(value, str):
+        return where or "the text" if _SURROGATE.search(value) else None
+    if isinstance(value, list):
+        items: Any = enumerate(value)
+    elif isinstance(value, dict):
+        for key in value:
+            if _SURROGATE.search(key):
+                return f"a key in {where or 'the object'}"
+        items = value.items()
+    else:
+        return None
+    for key, item in items:
+        found = _lone_surrogate(item, _path(where, key))
+        if found is not None:
+            return found
+    return None
+
+
+def read_json(text: str | bytes) -> Any:
+    """Parse JSON text (bytes are decoded as JSON allows: UTF-8, -16 or -32); `JSONInputError` names
+    the first problem. A bytes input that is not text raises `UnicodeDecodeError`."""
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode(json.detect_encoding(text))
+    _check_depth(text)
+    try:
+        value = json.loads(text, parse_int=_read_int, parse_float=_read_float, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise JSONInputError(error.msg, text, error.pos, syntax=True) from None
+    except ValueError as error:  # a hook refused a number: json does not say where
+        raise JSONInputError(str(error), text, None) from None
+    if "\\u" in text or _SURROGATE.search(text):
+        where = _lone_surrogate(value)
+        if where is not None:
+            raise JSONInputError(f"{where}: a lone surrogate (\\ud800–\\udfff) is not a character", text, None)
+    return value
