@@ -23,6 +23,7 @@ import pytest
 from trainer.bots.random import random_record
 from trainer.cli import main
 from trainer.engine import Rules
+from trainer.referee import answer
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -226,6 +227,35 @@ REFEREE_CASES: list[tuple[str, dict[str, Any] | str, dict[str, Any]]] = [
     ("missing_trump", {"op": "kitty", "level": "2", "lead": ["AS"]}, error("trump")),
     ("missing_score", {"op": "result"}, error("attackers_score")),
     ("score_not_an_integer", {"op": "result", "attackers_score": "80"}, error("attackers_score")),
+    # hardening: input the referee used to crash on or get wrong, each answered in words
+    ("nested_too_deep", "[" * 1000 + "]" * 1000, error("nested deeper than 64")),
+    ("nested_too_deep_unclosed", '{"op": "combo", "x": ' + "[" * 5000, error("nested deeper than 64")),
+    ("integer_of_5000_digits", '{"op": "result", "attackers_score": 1' + "0" * 5000 + "}", error("5001 digits")),
+    ("nan_score", '{"op": "result", "attackers_score": NaN}', error("NaN")),
+    ("infinity_score", '{"op": "result", "attackers_score": -Infinity}', error("Infinity")),
+    ("float_overflow", '{"op": "result", "attackers_score": 1e999}', error("1e999")),
+    ("lone_surrogate_card", '{"op": "combo", "level": "2", "trump": "S", "cards": ["AS", "\\ud800"]}',
+     error("cards[1]", "surrogate")),
+    ("lone_surrogate_key", '{"op": "result", "attackers_score": 0, "\\udc00": 1}', error("surrogate")),
+    ("triple_in_two_decks", {"op": "combo", **L2H, "cards": ["AH", "AH", "AH"]}, error("3 copies", "A♥", "2 decks")),
+    ("two_hundred_copies", {"op": "combo", **L2H, "cards": ["AH"] * 200}, error("200 copies", "A♥")),
+    ("follow_lead_and_hand_too_many", {"op": "follow", **L2H, "lead": ["9S", "9S"], "hand": ["9S", "3S"],
+                                       "play": ["9S", "3S"]}, error("lead and hand", "9♠")),
+    ("throw_lead_and_others_too_many", {"op": "throw", **L2H, "lead": ["KS", "KS", "QS"],
+                                        "others": [["KS"], ["3H"], ["4D"]]}, error("K♠")),
+    ("throw_more_than_three_others", {"op": "throw", **L2H, "lead": ["KS", "QS"],
+                                      "others": [["3S"], ["3H"], ["4D"], ["5D"]]}, error("others")),
+    ("winner_plays_too_many", {"op": "winner", **L2H, "plays": [["KS"], ["KS"], ["KS"]]}, error("3 copies", "K♠")),
+    ("option_value_a_list", {"op": "combo", "rules": {"preset": "standard", "follow": ["strict"]}, **L2H,
+                             "cards": ["AS"]}, error("'follow'", "must be a name", "not a list")),
+    ("option_value_an_object", {"op": "combo", "rules": {"preset": "standard", "bombs": {}}, **L2H, "cards": ["AS"]},
+     error("'bombs'", "must be a name", "not an object")),
+    ("option_value_a_number", {"op": "combo", "rules": {"fixed_twos": 1}, **L2H, "cards": ["AS"]},
+     error("'fixed_twos'", "true or false", "number 1")),
+    ("preset_an_object", {"op": "combo", "rules": {"preset": {"preset": {}}}, **L2H, "cards": ["AS"]},
+     error("preset")),
+    ("long_card_name", {"op": "combo", **L2H, "cards": ["A" * 100_000]}, error("card 1", "…")),
+    ("long_op", {"op": "x" * 100_000}, error("unknown op", "…")),
 ]
 
 
@@ -245,6 +275,22 @@ def test_referee_answers(capsys: pytest.CaptureFixture[str], monkeypatch: pytest
     assert len(lines) == 2, out
     assert json.loads(lines[0]) == expected
     assert json.loads(lines[1]) == {"side": "banker", "levels": 1}
+
+
+def test_referee_answers_are_short() -> None:
+    """A refused token is echoed cut short, so a huge line never comes back whole."""
+    for case, request, expected in REFEREE_CASES:
+        if "error" in expected:
+            assert len(json.dumps(answer(_line(request)), ensure_ascii=False)) < 300, case
+
+
+def test_referee_answers_a_line_that_is_not_utf8() -> None:
+    stdin = b'{"op": "result", "attackers_score": 0, "x": "\xff"}\n{"op": "result", "attackers_score": 40}\n'
+    done = subprocess.run([sys.executable, "-m", "trainer", "rules", "check"], cwd=REPO, input=stdin,
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [
+        {"error": "the line is not UTF-8 text"}, {"side": "banker", "levels": 1}]
 
 
 def test_referee_stream_end_to_end() -> None:

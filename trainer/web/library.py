@@ -21,6 +21,7 @@ from sqlmodel import Session, col, select
 from trainer.bots.generate import generate_records
 from trainer.engine.errors import JipaiError
 from trainer.engine.rules import PRESETS, SUPPORTED_DECKS, Rules
+from trainer.json_input import read_json
 from trainer.records import DealRecord, Replay, parse_record, record_id, replay
 from trainer.web.models import Deal
 
@@ -79,7 +80,7 @@ def records_from_text(text: str | bytes) -> list[Any]:
 def load_json(text: str | bytes) -> Any:
     """An uploaded file's JSON; `LibraryError` when it is not UTF-8 JSON."""
     try:
-        return json.loads(text)
+        return read_json(text)
     except UnicodeDecodeError:
         raise LibraryError(_("the file is not UTF-8 text")) from None
     except json.JSONDecodeError as error:
