@@ -826,3 +826,147 @@ def test_show_bad_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str], seat:
     path = write(tmp_path, "deal.json", random_record(random.Random(13)))
     status, _, _ = run_main(capsys, "deal", "show", path, "--seat", seat)
     assert status == 2
+
+
+# -- every input answered in words (issue 10) ---------------------------------------------------------
+
+def _with_field(field: str, json_text: str) -> Any:
+    """A valid record's JSON text with one more field whose value is `json_text`, as written."""
+    return lambda text: text[:-1] + f', "{field}": {json_text}' + "}"
+
+
+def _set(path: tuple[Any, ...], value: Any) -> Any:
+    def change(record: dict[str, Any]) -> None:
+        target = record
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    return change
+
+
+def _drop(field: str) -> Any:
+    return lambda record: record.pop(field)
+
+
+# (case, change to the record's text or to the record, words the error must contain, id known)
+TEXT_CASES = [
+    ("nested_too_deep", _with_field("notes", "[" * 1000 + "]" * 1000), "nested deeper than 64", False),
+    ("integer_of_5000_digits", _with_field("notes", "1" + "0" * 5000), "5001 digits", False),
+    ("nan", _with_field("notes", "NaN"), "NaN", False),
+    ("infinity", _with_field("notes", "-Infinity"), "Infinity", False),
+    ("lone_surrogate_in_id", _with_field("id", '"\\ud800"'), "id: a lone surrogate", False),
+    ("lone_surrogate_in_players", _with_field("players", '["东", "x\\udc00"]'), "players[1]", False),
+]
+RECORD_CASES = [
+    ("option_a_list", _set(("rules",), {"preset": "standard", "follow": ["strict"]}), "'follow' must be a name", True),
+    ("option_an_object", _set(("rules",), {"preset": "standard", "follow": {}}), "not an object", True),
+    ("option_a_number", _set(("rules",), {"fixed_twos": 0}), "'fixed_twos' must be true or false", True),
+    ("preset_an_object", _set(("rules",), {"preset": {"preset": {}}}), "preset", True),
+    ("rules_missing", _drop("rules"), "missing field 'rules'", True),
+    ("rules_null", _set(("rules",), None), "rules", True),
+    ("id_an_integer", _set(("id",), 5), "id", True),
+    ("id_null", _set(("id",), None), "id", True),
+    ("id_empty", _set(("id",), ""), "id", True),
+    ("banker_with_a_space", _set(("banker",), " 1"), "seat", True),
+    ("banker_with_a_zero", _set(("banker",), "01"), "seat", True),
+    ("banker_with_a_sign", _set(("banker",), "+1"), "seat", True),
+    ("banker_arabic_indic_digit", _set(("banker",), "٣"), "seat", True),
+    ("banker_true", _set(("banker",), True), "seat", True),
+    ("leader_with_a_sign", _set(("tricks", 1, "leader"), "+1"), "trick 2", True),
+    ("long_card_name", _set(("hands", 0, 0), "A" * 1_000_000), "hands, seat 0: card 1: not a card", True),
+]
+
+
+def _check_refused(capsys: pytest.CaptureFixture[str], path: str, words: str, record_id: str | None) -> None:
+    status, out, err = run_main(capsys, "deal", "verify", path, "--json")
+    assert status == 1, err
+    answer = json.loads(out)
+    expected = {"file": path, "error": Text(words)} | ({"id": record_id} if record_id else {})
+    assert answer == expected
+    assert len(answer["error"]) < 300
+    _assert_one_line(err, re.escape(words))
+
+
+@pytest.mark.parametrize("case,change,words,_", TEXT_CASES, ids=[c[0] for c in TEXT_CASES])
+def test_verify_refuses_unreadable_json_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str,
+                                                 change: Any, words: str, _: bool) -> None:
+    path = tmp_path / f"{case}.json"
+    path.write_text(change(json.dumps(random_record(random.Random(5)), ensure_ascii=False)), encoding="utf-8")
+    _check_refused(capsys, str(path), words, None)
+
+
+@pytest.mark.parametrize("case,change,words,_", RECORD_CASES, ids=[c[0] for c in RECORD_CASES])
+def test_verify_refuses_malformed_records_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str,
+                                                   change: Any, words: str, _: bool) -> None:
+    record = random_record(random.Random(5))
+    change(record)
+    given = record.get("id")
+    _check_refused(capsys, write(tmp_path, f"{case}.json", record), words,
+                   given if isinstance(given, str) and given else content_id(record))
+
+
+def test_verify_json_answers_every_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good_record = random_record(random.Random(7))
+    bad_record = random_record(random.Random(8))
+    bad_record["tricks"][1]["leader"] = (bad_record["tricks"][1]["leader"] + 2) % 4
+    good, bad = write(tmp_path, "good.json", good_record), write(tmp_path, "bad.json", bad_record)
+    missing, folder, binary = str(tmp_path / "absent.json"), str(tmp_path), tmp_path / "latin1.json"
+    binary.write_bytes(b'{"format": "jipai-deal/1", "notes": "\xe9"}')
+    status, out, _ = run_main(capsys, "deal", "verify", good, missing, bad, folder, str(binary), "--json")
+    assert status == 2
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert [answer.get("file") for answer in answers] == [None, missing, bad, folder, str(binary)]
+    check_summary(answers[0], good_record)
+    assert answers[1] == {"file": missing, "error": Text("cannot read", "No such file")}
+    assert answers[2] == {"id": content_id(bad_record), "file": bad, "error": Text("trick 2")}
+    assert answers[3] == {"file": folder, "error": Text("cannot read")}
+    assert answers[4] == {"file": str(binary), "error": Text("not UTF-8")}
+    status, out, _ = run_main(capsys, "deal", "verify", good, bad, "--json")
+    assert status == 1 and len(out.splitlines()) == 2
+
+
+@pytest.mark.parametrize("position", ["END", "end ", " 1.0", "1.0 ", "١.0", "+1.0", "1.0.0", "1", "1.", ".0", "1,0",
+                                      "1" * 5000 + ".0"])
+def test_positions_are_exact(tmp_path: Path, capsys: pytest.CaptureFixture[str], position: str) -> None:
+    path = write(tmp_path, "deal.json", random_record(random.Random(12)))
+    status, out, err = run_main(capsys, "deal", "show", path, "--at", position)
+    assert status == 2 and not out
+    _assert_one_line(err, "position")
+    assert len(err) < 200
+    for good in ("end", "0.0", "1.0", "1.2"):
+        assert run_main(capsys, "deal", "show", path, "--at", good)[0] == 0
+
+
+@pytest.mark.parametrize("seat", [" 1", "01", "+1", "٣", "1.0", "4"])
+def test_seats_are_exact(tmp_path: Path, capsys: pytest.CaptureFixture[str], seat: str) -> None:
+    path = write(tmp_path, "deal.json", random_record(random.Random(12)))
+    status, out, err = run_main(capsys, "deal", "track", path, "--seat", seat, "--at", "1.0")
+    assert status == 2 and not out
+    _assert_one_line(err, "seat")
+
+
+def test_card_names_are_refused_in_linear_time_with_a_short_echo() -> None:
+    """A million-character name is refused unread (parsing used to be quadratic: over a minute)."""
+    from trainer.engine.cards import parse_cards
+    from trainer.engine.errors import MalformedError
+
+    with pytest.raises(MalformedError) as refused:
+        parse_cards(["AS", "Q" * 1_000_000 + "S"])
+    assert str(refused.value) == "card 2: not a card: 'QQQQQQQQQQQQQQQQQQQQ'…"
+    assert [str(card) for card in parse_cards(["  10h ", "方片10", "♥10", "红桃Q"])] == ["10H", "10D", "10H", "QH"]
+
+
+def test_generate_and_import_refuse_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    status, _, err = run_main(capsys, "deal", "generate", "--count", "1", "--out", str(blocker / "deals"))
+    assert status == 2
+    _assert_one_line(err, "cannot write to")
+    status, _, err = run_main(capsys, "deal", "generate", "--rules", '{"preset": ' + "[" * 1000)
+    assert status == 2
+    _assert_one_line(err, "--rules", "nested deeper than 64")
+    log = tmp_path / "log.json"
+    log.write_text('{"log": ' + "[" * 1000, encoding="utf-8")
+    status, _, err = run_main(capsys, "deal", "import", "--from", "botzone", str(log), "--out", str(tmp_path))
+    assert status == 1
+    _assert_one_line(err, "nested deeper than 64")
