@@ -837,15 +837,27 @@ def _with_field(field: str, json_text: str) -> Any:
 
 def _set(path: tuple[Any, ...], value: Any) -> Any:
     def change(record: dict[str, Any]) -> None:
-        target = record
-        for key in path[:-1]:
-            target = target[key]
-        target[path[-1]] = value
+        _parent_of(record, path)[path[-1]] = value
     return change
 
 
 def _drop(field: str) -> Any:
     return lambda record: record.pop(field)
+
+
+def _seat_as(template: str, *path: Any) -> Any:
+    """Write the seat at `path` (the record's own, so only its spelling is wrong) through `template`."""
+    def change(record: dict[str, Any]) -> None:
+        parent = _parent_of(record, path)
+        seat = parent[path[-1]]
+        parent[path[-1]] = True if template == "bool" else template.format(seat=seat, arabic=chr(0x660 + seat))
+    return change
+
+
+def _parent_of(record: dict[str, Any], path: tuple[Any, ...]) -> Any:
+    for key in path[:-1]:
+        record = record[key]
+    return record
 
 
 # (case, change to the record's text or to the record, words the error must contain, id known)
@@ -867,12 +879,13 @@ RECORD_CASES = [
     ("id_an_integer", _set(("id",), 5), "id", True),
     ("id_null", _set(("id",), None), "id", True),
     ("id_empty", _set(("id",), ""), "id", True),
-    ("banker_with_a_space", _set(("banker",), " 1"), "seat", True),
-    ("banker_with_a_zero", _set(("banker",), "01"), "seat", True),
-    ("banker_with_a_sign", _set(("banker",), "+1"), "seat", True),
-    ("banker_arabic_indic_digit", _set(("banker",), "٣"), "seat", True),
-    ("banker_true", _set(("banker",), True), "seat", True),
-    ("leader_with_a_sign", _set(("tricks", 1, "leader"), "+1"), "trick 2", True),
+    ("banker_with_a_space", _seat_as(" {seat}", "banker"), "seat", True),
+    ("banker_with_a_zero", _seat_as("0{seat}", "banker"), "seat", True),
+    ("banker_with_a_sign", _seat_as("+{seat}", "banker"), "seat", True),
+    ("banker_arabic_indic_digit", _seat_as("{arabic}", "banker"), "seat", True),
+    ("banker_true", _seat_as("bool", "banker"), "seat", True),
+    ("leader_with_a_sign", _seat_as("+{seat}", "tricks", 1, "leader"), "trick 2: a seat is", True),
+    ("declarer_with_a_space", _seat_as("{seat} ", "declarations", 0, "seat"), "declaration 1: a seat is", True),
     ("long_card_name", _set(("hands", 0, 0), "A" * 1_000_000), "hands, seat 0: card 1: not a card", True),
 ]
 
