@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import re
-from itertools import accumulate
+from itertools import accumulate, count
 from typing import Any
 
 from trainer.engine.errors import MalformedError
@@ -20,9 +21,13 @@ MAX_DEPTH = 64
 MAX_DIGITS = 64
 """Integers with more digits than this are refused (Python refuses 4,300 itself, with a traceback)."""
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+_STRING = r'"(?:[^"\\]|\\.)*"?'
+"""A JSON string; one left open runs to the end of the text, so no text is scanned twice."""
+_TOKEN = re.compile(_STRING + r"|[\[\]{}]", re.DOTALL)
+_STRINGS = re.compile(_STRING, re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_STEPS = bytes.maketrans(b"[{]}", b"\2\2\0\0")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -53,17 +58,18 @@ def _read_float(text: str) -> float:
 
 
 def _check_depth(text: str) -> None:
-    """Refuse nesting deeper than `MAX_DEPTH`, scanning brackets outside strings (linear)."""
+    """Refuse nesting deeper than `MAX_DEPTH`, in linear time: the brackets outside strings become
+    steps of +1 / -1 (as 2 / 0 less one each), whose running sum is the depth."""
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    if max(accumulate(_STEP[c] for c in brackets), default=0) > MAX_DEPTH:
-        # Find where, for the message: the same scan, keeping positions.
-        depth = 0
-        for match in re.finditer(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', text, re.DOTALL):
-            depth += _STEP.get(match.group(), 0)
-            if depth > MAX_DEPTH:
-                raise JSONInputError(f"nested deeper than {MAX_DEPTH} levels", text, match.start())
+    steps = _NOT_BRACKET.sub("", _STRINGS.sub("", text)).encode("ascii").translate(_STEPS)
+    if max(map(operator.sub, accumulate(steps), count(1)), default=0) <= MAX_DEPTH:
+        return
+    depth = 0  # too deep: find where, for the message (this pass stops at the spot)
+    for token in _TOKEN.finditer(text):
+        depth += _DEPTH_STEP.get(text[token.start()], 0)
+        if depth > MAX_DEPTH:
+            raise JSONInputError(f"nested deeper than {MAX_DEPTH} levels", text, token.start())
 
 
 def _path(where: str, key: object) -> str:
