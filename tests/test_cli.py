@@ -16,6 +16,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -983,3 +984,26 @@ def test_generate_and_import_refuse_in_words(tmp_path: Path, capsys: pytest.Capt
     status, _, err = run_main(capsys, "deal", "import", "--from", "botzone", str(log), "--out", str(tmp_path))
     assert status == 1
     _assert_one_line(err, "nested deeper than 64")
+
+
+@pytest.mark.parametrize("args", [["deal", "generate", "--count", "0"], ["deal", "generate", "--count", " 1"],
+                                  ["deal", "generate", "--seed", "-1"], ["deal", "generate", "--seed", "١"],
+                                  ["deal", "generate", "--seed", "9" * 5000], ["deal", "generate", "--jobs", "65"],
+                                  ["serve", "--port", "99999"], ["serve", "--port", "0"], ["serve", "--port", "+80"],
+                                  ["deal", "track", "x.json", "--seat", "0", "--at", "end", "--tier", " 2"]])
+def test_numbers_on_the_command_line_are_exact(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    status, out, err = run_main(capsys, *args)
+    assert status == 2 and not out
+    assert "must be a whole number from" in err and len(err) < 1000
+
+
+def test_serve_on_an_address_it_cannot_listen_on(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    def taken(**_: Any) -> None:
+        raise OSError(98, "Address already in use")
+
+    monkeypatch.setattr("trainer.web.create_app", lambda: SimpleNamespace(config={"DATABASE_URL": "sqlite://"},
+                                                                          run=taken))
+    status, _, err = run_main(capsys, "serve", "--port", "8123")
+    assert status == 2
+    _assert_one_line(err, "cannot listen on '127.0.0.1':8123: Address already in use")

@@ -4,13 +4,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from trainer import __version__
 from trainer.engine.cards import Card, pretty_cards
-from trainer.engine.errors import JipaiError, MalformedError
+from trainer.engine.errors import JipaiError, MalformedError, shown
 from trainer.engine.seats import Seat
 from trainer.bots.generate import generate_records, record_text, write_records
 from trainer.engine.rules import Rules
@@ -23,6 +23,15 @@ from trainer.tracking.inference import infer_json
 from trainer.tracking.tracker import track
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+def _number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high` in ASCII digits (no sign, space or other digits)."""
+    def read(text: str) -> int:
+        if not (text.isascii() and text.isdigit() and len(text) <= 20 and low <= int(text) <= high):
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low} to {high}, not {shown(text)}")
+        return int(text)
+    return read
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,11 +51,12 @@ def _parser() -> argparse.ArgumentParser:
 
     generate = deal_commands.add_parser("generate", help="bots play complete deals; one record file each")
     generate.add_argument("--rules", default="standard", help="a preset name or a JSON rules object")
-    generate.add_argument("--seed", type=int, default=1, help="the same seed gives byte-identical files")
-    generate.add_argument("--count", type=int, default=10, help="how many deals (1–100000)")
+    generate.add_argument("--seed", type=_number(0, 2**63 - 1), default=1,
+                          help="the same seed gives byte-identical files")
+    generate.add_argument("--count", type=_number(1, 100_000), default=10, help="how many deals (1–100000)")
     generate.add_argument("--out", default="deals", help="the folder to write to (created if missing)")
     generate.add_argument("--bots", choices=("heuristic", "random"), default="heuristic")
-    generate.add_argument("--jobs", type=int, default=1, help="processes to play games in parallel")
+    generate.add_argument("--jobs", type=_number(1, 64), default=1, help="processes to play games in parallel (1–64)")
     imports = deal_commands.add_parser("import", help="convert foreign logs into jipai-deal/1 records")
     imports.add_argument("--from", dest="source", required=True, choices=("botzone",), help="the log format")
     imports.add_argument("files", nargs="+", metavar="FILE")
@@ -55,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
     track.add_argument("file", metavar="FILE")
     track.add_argument("--seat", required=True, help="the viewer's seat, 0–3")
     track.add_argument("--at", required=True, help="position T.K (after K plays of trick T), 0.0 or end")
-    track.add_argument("--tier", type=int, choices=(1, 2), default=1, help="2 adds the inference facts")
+    track.add_argument("--tier", type=_number(1, 2), default=1, help="2 adds the inference facts")
 
     rules = commands.add_parser("rules", help="the rules referee")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND")
@@ -63,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="run the web app (first start: database and starter deals)")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=5000, help="the port (default 5000)")
+    serve.add_argument("--port", type=_number(1, 65535), default=5000, help="the port (default 5000)")
     return parser
 
 
@@ -130,9 +140,6 @@ def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs:
         rules = Rules.parse(spec)
     except JipaiError as error:
         print(f"trainer: --rules: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    if not 1 <= count <= 100_000 or not 1 <= jobs <= 64:
-        print("trainer: --count must be 1–100000 and --jobs 1–64", file=sys.stderr)
         return EXIT_USAGE
     try:
         records = generate_records(rules, seed, count, bots, jobs)
@@ -310,5 +317,9 @@ def _serve(host: str, port: int) -> int:
     app = trainer.web.create_app()
     database = sqlalchemy.make_url(app.config["DATABASE_URL"]).render_as_string(hide_password=True)
     print(f"Jipai 记牌 on http://{host}:{port}/ (database {database})", flush=True)
-    app.run(host=host, port=port, threaded=True)
+    try:
+        app.run(host=host, port=port, threaded=True)
+    except OSError as error:  # the address is taken, or not this machine's
+        print(f"trainer: cannot listen on {shown(host)}:{port}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
     return EXIT_OK
