@@ -1007,3 +1007,15 @@ def test_serve_on_an_address_it_cannot_listen_on(capsys: pytest.CaptureFixture[s
     status, _, err = run_main(capsys, "serve", "--port", "8123")
     assert status == 2
     _assert_one_line(err, "cannot listen on '127.0.0.1':8123: Address already in use")
+
+
+@pytest.mark.parametrize("deliver", ["[" * 5000, "[1" + "0" * 5000 + "]"])
+def test_import_refuses_card_ids_it_cannot_read(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                deliver: str) -> None:
+    """Botzone logs may hold card ids as JSON text; that text goes through the same JSON reader."""
+    log = [{"output": {"command": "request", "content": {"0": {"stage": "deal", "deliver": deliver}}}}]
+    path = write(tmp_path, "log.json", log)  # type: ignore[arg-type]
+    status, out, err = run_main(capsys, "deal", "import", "--from", "botzone", path, "--out", str(tmp_path / "out"))
+    assert status == 1 and not out
+    _assert_one_line(err, "the cards delivered to seat 0", "not a Botzone card id")
+    assert len(err) < 1000
