@@ -2,7 +2,8 @@
 
 The fixed set of deals is made in this run by the seeded random player (`trainer.bots.random`),
 so every run measures the same work. Prints the single-process figure and the figure with one
-process per core.
+process per core, then how long refusing hostile input takes as it grows tenfold (a card name,
+JSON nesting, an integer's digits): each figure should grow about tenfold too, never a hundredfold.
 
     python bench/engine.py [--deals N] [--rounds R]
 """
@@ -16,6 +17,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from trainer.bots.random import random_record
+from trainer.engine.errors import JipaiError
+from trainer.json_input import read_json
 from trainer.records import parse_record, replay, verify_summary
 
 
@@ -28,9 +31,33 @@ def verify_all(texts: list[str]) -> int:
     """Verify every record from its text; returns the number of plays checked."""
     plays = 0
     for text in texts:
-        summary = verify_summary(replay(parse_record(json.loads(text))))
+        summary = verify_summary(replay(parse_record(read_json(text))))
         plays += sum(1 for _ in summary["tricks"]) * 4
     return plays
+
+
+HOSTILE = {
+    "card name": lambda n: json.dumps({"format": "jipai-deal/1", "rules": "standard", "level": "2", "trump": "S",
+                                       "banker": 0, "hands": [["A" * n]] * 4}),
+    "nesting": lambda n: "[" * n + "]" * n,
+    "integer digits": lambda n: "[1" + "0" * n + "]",
+}
+"""Input that must be refused, made at size n."""
+
+
+def refusal_seconds(text: str) -> float:
+    """The time to read and refuse one hostile record text (best of three)."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        try:
+            parse_record(read_json(text))
+        except JipaiError:
+            pass
+        else:
+            raise AssertionError("hostile input was accepted")
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 def main() -> None:
@@ -56,6 +83,9 @@ def main() -> None:
     print(f"deals: {len(texts)} random-legal records, {plays} plays")
     print(f"verify, 1 process: {len(texts) / best:,.0f} deals/s ({plays / best:,.0f} plays/s, best of {args.rounds})")
     print(f"verify, {workers} processes: {len(texts) / parallel:,.0f} deals/s")
+    for name, make in HOSTILE.items():
+        times = ", ".join(f"{n:,}: {refusal_seconds(make(n)) * 1000:.2f} ms" for n in (10_000, 100_000, 1_000_000))
+        print(f"refusing a hostile {name} of size {times}")
 
 
 if __name__ == "__main__":

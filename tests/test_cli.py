@@ -16,6 +16,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ import pytest
 from trainer.bots.random import random_record
 from trainer.cli import main
 from trainer.engine import Rules
+from trainer.referee import answer
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -226,6 +228,35 @@ REFEREE_CASES: list[tuple[str, dict[str, Any] | str, dict[str, Any]]] = [
     ("missing_trump", {"op": "kitty", "level": "2", "lead": ["AS"]}, error("trump")),
     ("missing_score", {"op": "result"}, error("attackers_score")),
     ("score_not_an_integer", {"op": "result", "attackers_score": "80"}, error("attackers_score")),
+    # hardening: input the referee used to crash on or get wrong, each answered in words
+    ("nested_too_deep", "[" * 1000 + "]" * 1000, error("nested deeper than 64")),
+    ("nested_too_deep_unclosed", '{"op": "combo", "x": ' + "[" * 5000, error("nested deeper than 64")),
+    ("integer_of_5000_digits", '{"op": "result", "attackers_score": 1' + "0" * 5000 + "}", error("5001 digits")),
+    ("nan_score", '{"op": "result", "attackers_score": NaN}', error("NaN")),
+    ("infinity_score", '{"op": "result", "attackers_score": -Infinity}', error("Infinity")),
+    ("float_overflow", '{"op": "result", "attackers_score": 1e999}', error("1e999")),
+    ("lone_surrogate_card", '{"op": "combo", "level": "2", "trump": "S", "cards": ["AS", "\\ud800"]}',
+     error("cards[1]", "surrogate")),
+    ("lone_surrogate_key", '{"op": "result", "attackers_score": 0, "\\udc00": 1}', error("surrogate")),
+    ("triple_in_two_decks", {"op": "combo", **L2H, "cards": ["AH", "AH", "AH"]}, error("3 copies", "A♥", "2 decks")),
+    ("two_hundred_copies", {"op": "combo", **L2H, "cards": ["AH"] * 200}, error("200 copies", "A♥")),
+    ("follow_lead_and_hand_too_many", {"op": "follow", **L2H, "lead": ["9S", "9S"], "hand": ["9S", "3S"],
+                                       "play": ["9S", "3S"]}, error("lead and hand", "9♠")),
+    ("throw_lead_and_others_too_many", {"op": "throw", **L2H, "lead": ["KS", "KS", "QS"],
+                                        "others": [["KS"], ["3H"], ["4D"]]}, error("K♠")),
+    ("throw_more_than_three_others", {"op": "throw", **L2H, "lead": ["KS", "QS"],
+                                      "others": [["3S"], ["3H"], ["4D"], ["5D"]]}, error("others")),
+    ("winner_plays_too_many", {"op": "winner", **L2H, "plays": [["KS"], ["KS"], ["KS"]]}, error("3 copies", "K♠")),
+    ("option_value_a_list", {"op": "combo", "rules": {"preset": "standard", "follow": ["strict"]}, **L2H,
+                             "cards": ["AS"]}, error("'follow'", "must be a name", "not a list")),
+    ("option_value_an_object", {"op": "combo", "rules": {"preset": "standard", "bombs": {}}, **L2H, "cards": ["AS"]},
+     error("'bombs'", "must be a name", "not an object")),
+    ("option_value_a_number", {"op": "combo", "rules": {"fixed_twos": 1}, **L2H, "cards": ["AS"]},
+     error("'fixed_twos'", "true or false", "number 1")),
+    ("preset_an_object", {"op": "combo", "rules": {"preset": {"preset": {}}}, **L2H, "cards": ["AS"]},
+     error("preset")),
+    ("long_card_name", {"op": "combo", **L2H, "cards": ["A" * 100_000]}, error("card 1", "…")),
+    ("long_op", {"op": "x" * 100_000}, error("unknown op", "…")),
 ]
 
 
@@ -245,6 +276,22 @@ def test_referee_answers(capsys: pytest.CaptureFixture[str], monkeypatch: pytest
     assert len(lines) == 2, out
     assert json.loads(lines[0]) == expected
     assert json.loads(lines[1]) == {"side": "banker", "levels": 1}
+
+
+def test_referee_answers_are_short() -> None:
+    """A refused token is echoed cut short, so a huge line never comes back whole."""
+    for case, request, expected in REFEREE_CASES:
+        if "error" in expected:
+            assert len(json.dumps(answer(_line(request)), ensure_ascii=False)) < 300, case
+
+
+def test_referee_answers_a_line_that_is_not_utf8() -> None:
+    stdin = b'{"op": "result", "attackers_score": 0, "x": "\xff"}\n{"op": "result", "attackers_score": 40}\n'
+    done = subprocess.run([sys.executable, "-m", "trainer", "rules", "check"], cwd=REPO, input=stdin,
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [
+        {"error": "the line is not UTF-8 text"}, {"side": "banker", "levels": 1}]
 
 
 def test_referee_stream_end_to_end() -> None:
@@ -780,3 +827,195 @@ def test_show_bad_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str], seat:
     path = write(tmp_path, "deal.json", random_record(random.Random(13)))
     status, _, _ = run_main(capsys, "deal", "show", path, "--seat", seat)
     assert status == 2
+
+
+# -- every input answered in words (issue 10) ---------------------------------------------------------
+
+def _with_field(field: str, json_text: str) -> Any:
+    """A valid record's JSON text with one more field whose value is `json_text`, as written."""
+    return lambda text: text[:-1] + f', "{field}": {json_text}' + "}"
+
+
+def _set(path: tuple[Any, ...], value: Any) -> Any:
+    def change(record: dict[str, Any]) -> None:
+        _parent_of(record, path)[path[-1]] = value
+    return change
+
+
+def _drop(field: str) -> Any:
+    return lambda record: record.pop(field)
+
+
+def _seat_as(template: str, *path: Any) -> Any:
+    """Write the seat at `path` (the record's own, so only its spelling is wrong) through `template`."""
+    def change(record: dict[str, Any]) -> None:
+        parent = _parent_of(record, path)
+        seat = parent[path[-1]]
+        parent[path[-1]] = True if template == "bool" else template.format(seat=seat, arabic=chr(0x660 + seat))
+    return change
+
+
+def _parent_of(record: dict[str, Any], path: tuple[Any, ...]) -> Any:
+    for key in path[:-1]:
+        record = record[key]
+    return record
+
+
+# (case, change to the record's text or to the record, words the error must contain, id known)
+TEXT_CASES = [
+    ("nested_too_deep", _with_field("notes", "[" * 1000 + "]" * 1000), "nested deeper than 64", False),
+    ("integer_of_5000_digits", _with_field("notes", "1" + "0" * 5000), "5001 digits", False),
+    ("nan", _with_field("notes", "NaN"), "NaN", False),
+    ("infinity", _with_field("notes", "-Infinity"), "Infinity", False),
+    ("lone_surrogate_in_id", _with_field("id", '"\\ud800"'), "id: a lone surrogate", False),
+    ("lone_surrogate_in_players", _with_field("players", '["东", "x\\udc00"]'), "players[1]", False),
+]
+RECORD_CASES = [
+    ("option_a_list", _set(("rules",), {"preset": "standard", "follow": ["strict"]}), "'follow' must be a name", True),
+    ("option_an_object", _set(("rules",), {"preset": "standard", "follow": {}}), "not an object", True),
+    ("option_a_number", _set(("rules",), {"fixed_twos": 0}), "'fixed_twos' must be true or false", True),
+    ("preset_an_object", _set(("rules",), {"preset": {"preset": {}}}), "preset", True),
+    ("rules_missing", _drop("rules"), "missing field 'rules'", True),
+    ("rules_null", _set(("rules",), None), "rules", True),
+    ("id_an_integer", _set(("id",), 5), "id", True),
+    ("id_null", _set(("id",), None), "id", True),
+    ("id_empty", _set(("id",), ""), "id", True),
+    ("banker_with_a_space", _seat_as(" {seat}", "banker"), "seat", True),
+    ("banker_with_a_zero", _seat_as("0{seat}", "banker"), "seat", True),
+    ("banker_with_a_sign", _seat_as("+{seat}", "banker"), "seat", True),
+    ("banker_arabic_indic_digit", _seat_as("{arabic}", "banker"), "seat", True),
+    ("banker_true", _seat_as("bool", "banker"), "seat", True),
+    ("leader_with_a_sign", _seat_as("+{seat}", "tricks", 1, "leader"), "trick 2: a seat is", True),
+    ("declarer_with_a_space", _seat_as("{seat} ", "declarations", 0, "seat"), "declaration 1: a seat is", True),
+    ("long_card_name", _set(("hands", 0, 0), "A" * 1_000_000), "hands, seat 0: card 1: not a card", True),
+]
+
+
+def _check_refused(capsys: pytest.CaptureFixture[str], path: str, words: str, record_id: str | None) -> None:
+    status, out, err = run_main(capsys, "deal", "verify", path, "--json")
+    assert status == 1, err
+    answer = json.loads(out)
+    expected = {"file": path, "error": Text(words)} | ({"id": record_id} if record_id else {})
+    assert answer == expected
+    assert len(answer["error"]) < 300
+    _assert_one_line(err, re.escape(words))
+
+
+@pytest.mark.parametrize("case,change,words,_", TEXT_CASES, ids=[c[0] for c in TEXT_CASES])
+def test_verify_refuses_unreadable_json_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str,
+                                                 change: Any, words: str, _: bool) -> None:
+    path = tmp_path / f"{case}.json"
+    path.write_text(change(json.dumps(random_record(random.Random(5)), ensure_ascii=False)), encoding="utf-8")
+    _check_refused(capsys, str(path), words, None)
+
+
+@pytest.mark.parametrize("case,change,words,_", RECORD_CASES, ids=[c[0] for c in RECORD_CASES])
+def test_verify_refuses_malformed_records_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str,
+                                                   change: Any, words: str, _: bool) -> None:
+    record = random_record(random.Random(5))
+    change(record)
+    given = record.get("id")
+    _check_refused(capsys, write(tmp_path, f"{case}.json", record), words,
+                   given if isinstance(given, str) and given else content_id(record))
+
+
+def test_verify_json_answers_every_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good_record = random_record(random.Random(7))
+    bad_record = random_record(random.Random(8))
+    bad_record["tricks"][1]["leader"] = (bad_record["tricks"][1]["leader"] + 2) % 4
+    good, bad = write(tmp_path, "good.json", good_record), write(tmp_path, "bad.json", bad_record)
+    missing, folder, binary = str(tmp_path / "absent.json"), str(tmp_path), tmp_path / "latin1.json"
+    binary.write_bytes(b'{"format": "jipai-deal/1", "notes": "\xe9"}')
+    status, out, _ = run_main(capsys, "deal", "verify", good, missing, bad, folder, str(binary), "--json")
+    assert status == 2
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert [answer.get("file") for answer in answers] == [None, missing, bad, folder, str(binary)]
+    check_summary(answers[0], good_record)
+    assert answers[1] == {"file": missing, "error": Text("cannot read", "No such file")}
+    assert answers[2] == {"id": content_id(bad_record), "file": bad, "error": Text("trick 2")}
+    assert answers[3] == {"file": folder, "error": Text("cannot read")}
+    assert answers[4] == {"file": str(binary), "error": Text("not UTF-8")}
+    status, out, _ = run_main(capsys, "deal", "verify", good, bad, "--json")
+    assert status == 1 and len(out.splitlines()) == 2
+
+
+@pytest.mark.parametrize("position", ["END", "end ", " 1.0", "1.0 ", "١.0", "+1.0", "1.0.0", "1", "1.", ".0", "1,0",
+                                      "1" * 5000 + ".0"])
+def test_positions_are_exact(tmp_path: Path, capsys: pytest.CaptureFixture[str], position: str) -> None:
+    path = write(tmp_path, "deal.json", random_record(random.Random(12)))
+    status, out, err = run_main(capsys, "deal", "show", path, "--at", position)
+    assert status == 2 and not out
+    _assert_one_line(err, "position")
+    assert len(err) < 200
+    for good in ("end", "0.0", "1.0", "1.2"):
+        assert run_main(capsys, "deal", "show", path, "--at", good)[0] == 0
+
+
+@pytest.mark.parametrize("seat", [" 1", "01", "+1", "٣", "1.0", "4"])
+def test_seats_are_exact(tmp_path: Path, capsys: pytest.CaptureFixture[str], seat: str) -> None:
+    path = write(tmp_path, "deal.json", random_record(random.Random(12)))
+    status, out, err = run_main(capsys, "deal", "track", path, "--seat", seat, "--at", "1.0")
+    assert status == 2 and not out
+    _assert_one_line(err, "seat")
+
+
+def test_card_names_are_refused_in_linear_time_with_a_short_echo() -> None:
+    """A million-character name is refused unread (parsing used to be quadratic: over a minute)."""
+    from trainer.engine.cards import parse_cards
+    from trainer.engine.errors import MalformedError
+
+    with pytest.raises(MalformedError) as refused:
+        parse_cards(["AS", "Q" * 1_000_000 + "S"])
+    assert str(refused.value) == "card 2: not a card: 'QQQQQQQQQQQQQQQQQQQQ'…"
+    assert [str(card) for card in parse_cards(["  10h ", "方片10", "♥10", "红桃Q"])] == ["10H", "10D", "10H", "QH"]
+
+
+def test_generate_and_import_refuse_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    status, _, err = run_main(capsys, "deal", "generate", "--count", "1", "--out", str(blocker / "deals"))
+    assert status == 2
+    _assert_one_line(err, "cannot write to")
+    status, _, err = run_main(capsys, "deal", "generate", "--rules", '{"preset": ' + "[" * 1000)
+    assert status == 2
+    _assert_one_line(err, "--rules", "nested deeper than 64")
+    log = tmp_path / "log.json"
+    log.write_text('{"log": ' + "[" * 1000, encoding="utf-8")
+    status, _, err = run_main(capsys, "deal", "import", "--from", "botzone", str(log), "--out", str(tmp_path))
+    assert status == 1
+    _assert_one_line(err, "nested deeper than 64")
+
+
+@pytest.mark.parametrize("args", [["deal", "generate", "--count", "0"], ["deal", "generate", "--count", " 1"],
+                                  ["deal", "generate", "--seed", "-1"], ["deal", "generate", "--seed", "١"],
+                                  ["deal", "generate", "--seed", "9" * 5000], ["deal", "generate", "--jobs", "65"],
+                                  ["serve", "--port", "99999"], ["serve", "--port", "0"], ["serve", "--port", "+80"],
+                                  ["deal", "track", "x.json", "--seat", "0", "--at", "end", "--tier", " 2"]])
+def test_numbers_on_the_command_line_are_exact(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    status, out, err = run_main(capsys, *args)
+    assert status == 2 and not out
+    assert "must be a whole number from" in err and len(err) < 1000
+
+
+def test_serve_on_an_address_it_cannot_listen_on(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    def taken(**_: Any) -> None:
+        raise OSError(98, "Address already in use")
+
+    monkeypatch.setattr("trainer.web.create_app", lambda: SimpleNamespace(config={"DATABASE_URL": "sqlite://"},
+                                                                          run=taken))
+    status, _, err = run_main(capsys, "serve", "--port", "8123")
+    assert status == 2
+    _assert_one_line(err, "cannot listen on '127.0.0.1':8123: Address already in use")
+
+
+@pytest.mark.parametrize("deliver", ["[" * 5000, "[1" + "0" * 5000 + "]"])
+def test_import_refuses_card_ids_it_cannot_read(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                deliver: str) -> None:
+    """Botzone logs may hold card ids as JSON text; that text goes through the same JSON reader."""
+    log = [{"output": {"command": "request", "content": {"0": {"stage": "deal", "deliver": deliver}}}}]
+    path = write(tmp_path, "log.json", log)  # type: ignore[arg-type]
+    status, out, err = run_main(capsys, "deal", "import", "--from", "botzone", path, "--out", str(tmp_path / "out"))
+    assert status == 1 and not out
+    _assert_one_line(err, "the cards delivered to seat 0", "not a Botzone card id")
+    assert len(err) < 1000

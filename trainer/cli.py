@@ -4,23 +4,34 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from trainer import __version__
 from trainer.engine.cards import Card, pretty_cards
-from trainer.engine.errors import JipaiError, MalformedError
+from trainer.engine.errors import JipaiError, MalformedError, shown
 from trainer.engine.seats import Seat
 from trainer.bots.generate import generate_records, record_text, write_records
 from trainer.engine.rules import Rules
-from trainer.records import (DealRecord, Position, Replay, load_record, record_id, replay, state_at,
-                             verify_summary)
+from trainer.json_input import JSONInputError, read_json
+from trainer.records import (DealRecord, Position, Replay, known_id, parse_record, read_record_file, record_id, replay,
+                             state_at, verify_summary)
 from trainer.referee import serve_lines
 from trainer.tracking.facts import facts_json
 from trainer.tracking.inference import infer_json
 from trainer.tracking.tracker import track
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+def _number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high` in ASCII digits (no sign, space or other digits)."""
+    def read(text: str) -> int:
+        if not (text.isascii() and text.isdigit() and len(text) <= 20 and low <= int(text) <= high):
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low} to {high}, not {shown(text)}")
+        return int(text)
+    return read
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -40,11 +51,12 @@ def _parser() -> argparse.ArgumentParser:
 
     generate = deal_commands.add_parser("generate", help="bots play complete deals; one record file each")
     generate.add_argument("--rules", default="standard", help="a preset name or a JSON rules object")
-    generate.add_argument("--seed", type=int, default=1, help="the same seed gives byte-identical files")
-    generate.add_argument("--count", type=int, default=10, help="how many deals (1–100000)")
+    generate.add_argument("--seed", type=_number(0, 2**63 - 1), default=1,
+                          help="the same seed gives byte-identical files")
+    generate.add_argument("--count", type=_number(1, 100_000), default=10, help="how many deals (1–100000)")
     generate.add_argument("--out", default="deals", help="the folder to write to (created if missing)")
     generate.add_argument("--bots", choices=("heuristic", "random"), default="heuristic")
-    generate.add_argument("--jobs", type=int, default=1, help="processes to play games in parallel")
+    generate.add_argument("--jobs", type=_number(1, 64), default=1, help="processes to play games in parallel (1–64)")
     imports = deal_commands.add_parser("import", help="convert foreign logs into jipai-deal/1 records")
     imports.add_argument("--from", dest="source", required=True, choices=("botzone",), help="the log format")
     imports.add_argument("files", nargs="+", metavar="FILE")
@@ -53,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
     track.add_argument("file", metavar="FILE")
     track.add_argument("--seat", required=True, help="the viewer's seat, 0–3")
     track.add_argument("--at", required=True, help="position T.K (after K plays of trick T), 0.0 or end")
-    track.add_argument("--tier", type=int, choices=(1, 2), default=1, help="2 adds the inference facts")
+    track.add_argument("--tier", type=_number(1, 2), default=1, help="2 adds the inference facts")
 
     rules = commands.add_parser("rules", help="the rules referee")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND")
@@ -61,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="run the web app (first start: database and starter deals)")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=5000, help="the port (default 5000)")
+    serve.add_argument("--port", type=_number(1, 65535), default=5000, help="the port (default 5000)")
     return parser
 
 
@@ -79,7 +91,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         return _serve(args.host, args.port)
     if args.command == "rules":
-        for line in serve_lines(sys.stdin):
+        # Bytes when stdin has them, so a line that is not UTF-8 is answered like any malformed line.
+        for line in serve_lines(getattr(sys.stdin, "buffer", sys.stdin)):
             print(line, flush=True)
         return EXIT_OK
     if args.deal_command == "verify":
@@ -93,34 +106,52 @@ def _run(args: argparse.Namespace) -> int:
     return _show(args.file, args.seat, args.at)
 
 
-def _load(path: str) -> DealRecord | int:
+def _shown_path(path: str) -> str:
+    """A file name as it can be printed (bytes that were not UTF-8 become `\\xNN`)."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+@dataclass(frozen=True, slots=True)
+class Unloaded:
+    """A record file that could not be loaded: the exit status, the reason, the record's id if known."""
+
+    status: int
+    error: str
+    id: str | None = None
+
+
+def _load(path: str) -> DealRecord | Unloaded:
+    """Read and parse a record file; on failure say why on stderr and return an `Unloaded`."""
+    data = None
     try:
-        return load_record(path)
+        data = read_record_file(path)
+        return parse_record(data)
     except OSError as error:
-        print(f"trainer: {path}: cannot read: {error.strerror}", file=sys.stderr)
-        return EXIT_USAGE
+        failed = Unloaded(EXIT_USAGE, f"cannot read: {error.strerror or error}")
     except JipaiError as error:
-        print(f"{path}: {error}", file=sys.stderr)
-        return EXIT_INVALID
+        failed = Unloaded(EXIT_INVALID, str(error), known_id(data))
+    print(f"{_shown_path(path)}: {failed.error}", file=sys.stderr)
+    return failed
 
 
 def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs: int) -> int:
     try:
-        spec = json.loads(rules_text) if rules_text.lstrip().startswith("{") else rules_text
+        spec = read_json(rules_text) if rules_text.lstrip().startswith("{") else rules_text
         rules = Rules.parse(spec)
-    except (JipaiError, json.JSONDecodeError) as error:
+    except JipaiError as error:
         print(f"trainer: --rules: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    if not 1 <= count <= 100_000 or not 1 <= jobs <= 64:
-        print("trainer: --count must be 1–100000 and --jobs 1–64", file=sys.stderr)
         return EXIT_USAGE
     try:
         records = generate_records(rules, seed, count, bots, jobs)
     except ValueError as error:
         print(f"trainer: {error}", file=sys.stderr)
         return EXIT_USAGE
-    paths = list(write_records(records, Path(out), seed))
-    print(f"wrote {len(paths)} deals to {out}")
+    try:
+        paths = list(write_records(records, Path(out), seed))
+    except OSError as error:
+        print(f"trainer: cannot write to {_shown_path(out)}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"wrote {len(paths)} deals to {_shown_path(out)}")
     return EXIT_OK
 
 
@@ -130,50 +161,56 @@ def _import(files: Sequence[str], out: str) -> int:
     converted: list[tuple[str, list[dict]]] = []
     for path in files:
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = read_json(Path(path).read_bytes())
         except OSError as error:
-            print(f"trainer: {path}: cannot read: {error.strerror}", file=sys.stderr)
+            print(f"trainer: {_shown_path(path)}: cannot read: {error.strerror or error}", file=sys.stderr)
             return EXIT_USAGE
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            print(f"{path}: not a JSON log: {error}", file=sys.stderr)
+        except UnicodeDecodeError:
+            print(f"{_shown_path(path)}: not a JSON log: the file is not UTF-8 text", file=sys.stderr)
+            return EXIT_INVALID
+        except JSONInputError as error:
+            print(f"{_shown_path(path)}: not a JSON log: {error}", file=sys.stderr)
             return EXIT_INVALID
         try:
             converted.append((path, convert_log(data)))
         except ValueError as error:
-            print(f"{path}: {error}", file=sys.stderr)
+            print(f"{_shown_path(path)}: {error}", file=sys.stderr)
             return EXIT_INVALID
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    for path, records in converted:
-        for record in records:
-            target = folder / f"{record_id(record)}.json"
-            target.write_text(record_text(record), encoding="utf-8")
-            print(f"{path} → {target}")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for path, records in converted:
+            for record in records:
+                target = folder / f"{record_id(record)}.json"
+                target.write_text(record_text(record), encoding="utf-8")
+                print(f"{_shown_path(path)} → {_shown_path(str(target))}")
+    except OSError as error:
+        print(f"trainer: cannot write to {_shown_path(out)}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
     return EXIT_OK
 
 
 def _verify(files: Sequence[str], as_json: bool) -> int:
-    status = EXIT_OK
+    """Check every file; exit 2 if one could not be read, else 1 if one was invalid (decisions.md)."""
+    failures: list[int] = []
     for path in files:
         record = _load(path)
-        if isinstance(record, int):
-            status = max(status, record)
-            if as_json and record == EXIT_INVALID:
-                print(json.dumps({"file": path, "error": "invalid record"}))
-            continue
-        try:
-            rep = replay(record)
-        except JipaiError as error:
-            status = max(status, EXIT_INVALID)
-            print(f"{path}: {error}", file=sys.stderr)
+        if isinstance(record, DealRecord):
+            try:
+                rep = replay(record)
+            except JipaiError as error:
+                print(f"{_shown_path(path)}: {error}", file=sys.stderr)
+                record = Unloaded(EXIT_INVALID, str(error), record.id)
+        if isinstance(record, Unloaded):
+            failures.append(record.status)
             if as_json:
-                print(json.dumps({"id": record.id, "file": path, "error": str(error)}, ensure_ascii=False))
-            continue
-        if as_json:
+                known = {"id": record.id} if record.id is not None else {}
+                print(json.dumps({**known, "file": _shown_path(path), "error": record.error}, ensure_ascii=False))
+        elif as_json:
             print(json.dumps(verify_summary(rep), ensure_ascii=False))
         else:
-            print(_verify_text(path, rep))
-    return status
+            print(_verify_text(_shown_path(path), rep))
+    return EXIT_USAGE if EXIT_USAGE in failures else EXIT_INVALID if failures else EXIT_OK
 
 
 def _verify_text(path: str, rep: Replay) -> str:
@@ -197,8 +234,8 @@ def _verify_text(path: str, rep: Replay) -> str:
 def _open_at(path: str, seat_text: str | None, at_text: str | None) -> tuple[DealRecord, int | None, Position] | int:
     """Load and validate a record and read a seat and a position in it; an exit status on failure."""
     record = _load(path)
-    if isinstance(record, int):
-        return record
+    if isinstance(record, Unloaded):
+        return record.status
     try:
         seat = int(Seat.parse(seat_text)) if seat_text is not None else None
         position = Position.parse(at_text if at_text is not None else "end", record)
@@ -208,7 +245,7 @@ def _open_at(path: str, seat_text: str | None, at_text: str | None) -> tuple[Dea
     try:
         replay(record)
     except JipaiError as error:
-        print(f"{path}: {error}", file=sys.stderr)
+        print(f"{_shown_path(path)}: {error}", file=sys.stderr)
         return EXIT_INVALID
     return record, seat, position
 
@@ -280,5 +317,9 @@ def _serve(host: str, port: int) -> int:
     app = trainer.web.create_app()
     database = sqlalchemy.make_url(app.config["DATABASE_URL"]).render_as_string(hide_password=True)
     print(f"Jipai 记牌 on http://{host}:{port}/ (database {database})", flush=True)
-    app.run(host=host, port=port, threaded=True)
+    try:
+        app.run(host=host, port=port, threaded=True)
+    except OSError as error:  # the address is taken, or not this machine's
+        print(f"trainer: cannot listen on {shown(host)}:{port}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
     return EXIT_OK

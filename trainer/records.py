@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,11 +16,12 @@ from typing import Any
 
 from trainer.engine.cards import Card, full_deck, parse_cards, pretty_cards
 from trainer.engine.combos import face_counts
-from trainer.engine.errors import IllegalPlayError, JipaiError, MalformedError
+from trainer.engine.errors import IllegalPlayError, JipaiError, MalformedError, shown
 from trainer.engine.round import RoundResult, RoundState
 from trainer.engine.rules import SUPPORTED_DECKS, Rules
 from trainer.engine.seats import Seat
 from trainer.engine.trump import TrumpContext, parse_level, parse_trump
+from trainer.json_input import JSONInputError, read_json
 
 FORMAT = "jipai-deal/1"
 _CANONICAL = {str(card): card for card in full_deck(1)}
@@ -34,6 +36,14 @@ def record_id(data: dict[str, Any]) -> str:
     body = {key: value for key, value in data.items() if key != "id"}
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def known_id(data: Any) -> str | None:
+    """A record's id as far as it can be told: its `id` string, else the content hash of a JSON object."""
+    if not isinstance(data, dict):
+        return None
+    given = data.get("id")
+    return given if isinstance(given, str) and given else record_id(data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +72,7 @@ class DealRecord:
     @property
     def id(self) -> str:
         """The record's `id`, or its content hash when it has none."""
-        given = self.data.get("id")
-        return given if isinstance(given, str) and given else record_id(self.data)
+        return known_id(self.data) or ""
 
     def playing_hands(self) -> list[list[Card]]:
         """The hands at the first lead: as dealt, the banker's plus the kitty minus the buried cards."""
@@ -124,9 +133,14 @@ def parse_record(data: Any) -> DealRecord:
     if not isinstance(data, dict):
         raise InvalidRecordError("a deal record must be a JSON object")
     if data.get("format") != FORMAT:
-        raise InvalidRecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
+        raise InvalidRecordError(f"format must be {FORMAT!r}, not {shown(data.get('format'))}")
+    if "id" in data and (not isinstance(data["id"], str) or not data["id"]):
+        raise InvalidRecordError(f"id: expected a non-empty string, not {shown(data['id'])}")
+    rules_value = _need(data, "rules")
+    if not isinstance(rules_value, (str, dict)):
+        raise InvalidRecordError(f"rules: expected a preset name or an object, not {shown(rules_value)}")
     try:
-        rules = Rules.parse(data.get("rules", "standard"))
+        rules = Rules.parse(rules_value)
         ctx = TrumpContext(parse_level(_need(data, "level")), parse_trump(_need(data, "trump")), rules)
         banker = int(Seat.parse(_need(data, "banker")))
     except MalformedError as error:
@@ -162,25 +176,30 @@ def parse_record(data: Any) -> DealRecord:
         raise InvalidRecordError("declarations: expected a list of {\"seat\", \"cards\"} objects")
     declared = []
     for number, declaration in enumerate(declarations, start=1):
-        shown = _cards(declaration["cards"], f"declaration {number}")
+        declared_cards = _cards(declaration["cards"], f"declaration {number}")
         try:
-            declared.append((int(Seat.parse(declaration["seat"])), shown))
+            declared.append((int(Seat.parse(declaration["seat"])), declared_cards))
         except MalformedError as error:
             raise InvalidRecordError(f"declaration {number}: {error}") from None
     return DealRecord(data, rules, ctx, banker, hands, kitty, buried, tuple(tricks), tuple(declared))
 
 
-def load_record(path: str | Path) -> DealRecord:
-    """Read and parse a record file."""
+def read_record_file(path: str | Path) -> Any:
+    """A record file's JSON (not yet checked as a record); `OSError` when it cannot be read,
+    `InvalidRecordError` when it is not UTF-8 JSON within `read_json`'s limits."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise InvalidRecordError("the file is not UTF-8 text") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InvalidRecordError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
-    return parse_record(data)
+        return read_json(text)
+    except JSONInputError as error:
+        raise InvalidRecordError(str(error)) from None
+
+
+def load_record(path: str | Path) -> DealRecord:
+    """Read and parse a record file."""
+    return parse_record(read_record_file(path))
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,9 +245,9 @@ def _check_cards(record: DealRecord) -> None:
             f"hands and kitty: {what} {card.pretty} ({dealt[card]} dealt, {rules.decks} decks have {expected[card]})")
     if len(record.buried) != rules.kitty_size:
         raise InvalidRecordError(f"buried: has {len(record.buried)} cards, must be {rules.kitty_size}")
-    for number, (seat, shown) in enumerate(record.declarations, start=1):
+    for number, (seat, declared_cards) in enumerate(record.declarations, start=1):
         dealt_to = Counter(record.hands[seat])
-        for card, copies in Counter(shown).items():
+        for card, copies in Counter(declared_cards).items():
             if dealt_to[card] < copies:
                 raise InvalidRecordError(f"declaration {number}: seat {seat} was not dealt {card.pretty}")
     pool = Counter(record.hands[record.banker]) + Counter(record.kitty)
@@ -287,6 +306,9 @@ def _play_lead(state: RoundState, trick: RecordedTrick, number: int) -> None:
                                trick=number, seat=leader)
 
 
+_POSITION = re.compile(r"([0-9]{1,9})\.([0-9]{1,9})", re.ASCII)
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     """A moment in a deal: after `plays` plays of trick `trick` (records.md `T.K`), or the end."""
@@ -297,17 +319,16 @@ class Position:
 
     @classmethod
     def parse(cls, text: str, record: DealRecord) -> Position:
-        """Read `T.K`, `0.0` or `end`, checked against the record's tricks."""
-        token = text.strip().lower()
+        """Read exactly `T.K` (ASCII digits), `0.0` or `end`, checked against the record's tricks."""
         tricks = record.tricks
-        if token == "end":
+        if text == "end":
             if not tricks:
                 return cls(1, 0, True)
             return cls(len(tricks), len(tricks[-1].plays), True)
-        trick_text, dot, plays_text = token.partition(".")
-        if not dot or not trick_text.isdigit() or not plays_text.isdigit():
-            raise MalformedError(f"position must be T.K (like 7.2) or end, not {text!r}")
-        trick, plays = int(trick_text), int(plays_text)
+        found = _POSITION.fullmatch(text)
+        if found is None:
+            raise MalformedError(f"position must be T.K (like 7.2) or end, not {shown(text)}")
+        trick, plays = int(found[1]), int(found[2])
         if (trick, plays) == (0, 0):
             return cls(1, 0)
         if not 1 <= trick <= max(len(tricks), 1):

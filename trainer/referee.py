@@ -2,17 +2,19 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from trainer.engine.cards import Card, parse_cards
 from trainer.engine.combos import describe, face_counts
-from trainer.engine.errors import JipaiError, MalformedError
+from trainer.engine.errors import JipaiError, MalformedError, shown
 from trainer.engine.follow import Lead, follow_problem
 from trainer.engine.rules import Rules
 from trainer.engine.scoring import kitty_multiplier, level_result, next_banker
 from trainer.engine.tricks import check_throw, trick_winner
 from trainer.engine.trump import TrumpContext
+from trainer.json_input import read_json
 
 Answer = dict[str, Any]
 
@@ -23,14 +25,25 @@ def _field(request: dict[str, Any], name: str) -> Any:
     return request[name]
 
 
-def _cards(request: dict[str, Any], name: str) -> list[Card]:
+def _cards(request: dict[str, Any], name: str, rules: Rules) -> list[Card]:
+    """The cards in field `name`; more copies of a face than the decks hold is malformed."""
     value = _field(request, name)
     if not isinstance(value, (list, str)):
         raise MalformedError(f"{name}: expected a list of cards")
     try:
-        return parse_cards(value)
+        cards = parse_cards(value)
     except MalformedError as error:
         raise MalformedError(f"{name}: {error}") from None
+    _check_copies(cards, name, rules)
+    return cards
+
+
+def _check_copies(cards: Iterable[Card], what: str, rules: Rules) -> None:
+    """Refuse cards that cannot all exist: more copies of a face than `rules.decks` decks hold."""
+    card, copies = max(Counter(cards).items(), key=lambda item: item[1], default=(None, 0))
+    if card is not None and copies > rules.decks:
+        raise MalformedError(f"{what}: {copies} copies of {card.pretty}, but {rules.decks} "
+                             f"deck{'s' if rules.decks > 1 else ''} hold only {rules.decks}")
 
 
 def _context(request: dict[str, Any], rules: Rules) -> TrumpContext:
@@ -38,7 +51,7 @@ def _context(request: dict[str, Any], rules: Rules) -> TrumpContext:
 
 
 def _lead(request: dict[str, Any], ctx: TrumpContext, name: str = "lead") -> Lead:
-    cards = _cards(request, name)
+    cards = _cards(request, name, ctx.rules)
     if not cards:
         raise MalformedError(f"{name}: a lead needs at least one card")
     if len({ctx.suit_of[card.index] for card in cards}) != 1:
@@ -47,7 +60,7 @@ def _lead(request: dict[str, Any], ctx: TrumpContext, name: str = "lead") -> Lea
 
 
 def _combo(request: dict[str, Any], rules: Rules) -> Answer:
-    cards = _cards(request, "cards")
+    cards = _cards(request, "cards", rules)
     if not cards:
         raise MalformedError("cards: expected at least one card")
     return describe(cards, _context(request, rules))
@@ -56,8 +69,10 @@ def _combo(request: dict[str, Any], rules: Rules) -> Answer:
 def _follow(request: dict[str, Any], rules: Rules) -> Answer:
     ctx = _context(request, rules)
     lead = _lead(request, ctx)
-    hand = face_counts(_cards(request, "hand"))
-    problem = follow_problem(lead, hand, _cards(request, "play"), ctx)
+    hand_cards = _cards(request, "hand", rules)
+    _check_copies([*lead.cards, *hand_cards], "lead and hand together", rules)
+    hand = face_counts(hand_cards)
+    problem = follow_problem(lead, hand, _cards(request, "play", rules), ctx)
     return {"legal": problem is None, "reason": problem or ""}
 
 
@@ -65,9 +80,11 @@ def _throw(request: dict[str, Any], rules: Rules) -> Answer:
     ctx = _context(request, rules)
     lead = _lead(request, ctx)
     others_value = _field(request, "others")
-    if not isinstance(others_value, list):
-        raise MalformedError("others: expected a list of hands")
-    others = [face_counts(_cards({"others": hand}, "others")) for hand in others_value]
+    if not isinstance(others_value, list) or len(others_value) > 3:
+        raise MalformedError("others: expected a list of the other (up to three) hands")
+    hands = [_cards({"others": hand}, "others", rules) for hand in others_value]
+    _check_copies([*lead.cards, *(card for hand in hands for card in hand)], "lead and others together", rules)
+    others = [face_counts(hand) for hand in hands]
     result = check_throw(lead.cards, others, ctx)
     return {"ok": result.ok, "forced": [str(card) for card in result.forced]}
 
@@ -77,10 +94,11 @@ def _winner(request: dict[str, Any], rules: Rules) -> Answer:
     plays_value = _field(request, "plays")
     if not isinstance(plays_value, list) or not 1 <= len(plays_value) <= 4:
         raise MalformedError("plays: expected 1 to 4 plays")
-    plays = [_cards({"plays": play}, "plays") for play in plays_value]
+    plays = [_cards({"plays": play}, "plays", rules) for play in plays_value]
     lead = _lead({"lead": plays_value[0]}, ctx)
     if any(not play for play in plays):
         raise MalformedError("plays: a play needs at least one card")
+    _check_copies([card for play in plays for card in play], "plays together", rules)
     return {"winner": trick_winner(plays, ctx, lead)}
 
 
@@ -108,28 +126,33 @@ OPS: dict[str, Callable[[dict[str, Any], Rules], Answer]] = {
 }
 
 
-def answer(line: str) -> Answer:
+def answer(line: str | bytes) -> Answer:
     """The answer to one request line; a malformed line answers `{"error": …}`."""
     try:
-        request = json.loads(line)
-    except json.JSONDecodeError as error:
-        return {"error": f"not JSON: {error.msg}"}
+        request = read_json(line)
+    except UnicodeDecodeError:
+        return {"error": "the line is not UTF-8 text"}
+    except MalformedError as error:
+        return {"error": str(error)}
     if not isinstance(request, dict):
         return {"error": "a request must be a JSON object"}
     op = request.get("op")
     handler = OPS.get(op) if isinstance(op, str) else None
     if handler is None:
-        return {"error": f"unknown op {op!r} (known: {', '.join(OPS)})"}
+        return {"error": f"unknown op {shown(op)} (known: {', '.join(OPS)})"}
     try:
         return handler(request, Rules.parse(request.get("rules", "standard")))
     except JipaiError as error:
         return {"error": str(error)}
-    except (TypeError, ValueError, KeyError, AssertionError) as error:
-        return {"error": f"cannot answer this request: {error.__class__.__name__}: {error}"}
 
 
-def serve_lines(lines: Iterable[str]) -> Iterator[str]:
-    """Answer each non-blank line, in order, as one JSON line."""
+def serve_lines(lines: Iterable[str | bytes]) -> Iterator[str]:
+    """Answer each non-blank line, in order, as one JSON line; a fault in the engine is answered as
+    an error too, so one request never silences the ones after it."""
     for line in lines:
         if line.strip():
-            yield json.dumps(answer(line), ensure_ascii=False)
+            try:
+                reply = answer(line)
+            except Exception as error:  # an engine bug, not bad input: say so and keep answering
+                reply = {"error": f"the referee failed on this request ({type(error).__name__}); please report it"}
+            yield json.dumps(reply, ensure_ascii=False)

@@ -3,8 +3,9 @@ real htmx and drill.js: register, start a drill, let the cards come to the first
 by keyboard (deliberately wrong), see the feedback, continue, and find the mistake in review — all of it
 under the app's Content-Security-Policy, with no violation reported (no inline script or style, no eval).
 
-The app runs in a thread on a free loopback port with a temporary instance folder (SQLite). The test
-is skipped only when /usr/bin/chromium is missing (`.ci/run` installs it with apt).
+The app runs in a thread on a free loopback port with a temporary instance folder (SQLite). Without
+/usr/bin/chromium the test fails, saying so (`.ci/run` installs it with apt); JIPAI_SKIP_BROWSER=1
+skips it instead, with that reason shown.
 """
 from __future__ import annotations
 
@@ -30,7 +31,27 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing: apt-get install chromium")
+
+def require_chromium(path: str) -> None:
+    """Fail when Chromium is missing, so that the suite never passes without its browser test silently;
+    with JIPAI_SKIP_BROWSER=1, skip instead (the reason is shown)."""
+    if os.path.exists(path):
+        return
+    if os.environ.get("JIPAI_SKIP_BROWSER") == "1":
+        pytest.skip(f"{path} is missing and JIPAI_SKIP_BROWSER=1")
+    pytest.fail(f"{path} is missing: apt-get install chromium, or set JIPAI_SKIP_BROWSER=1 to skip this test")
+
+
+def test_a_missing_chromium_fails_unless_skipped_on_purpose(monkeypatch: pytest.MonkeyPatch,
+                                                            tmp_path: Path) -> None:
+    missing = str(tmp_path / "chromium")
+    monkeypatch.delenv("JIPAI_SKIP_BROWSER", raising=False)
+    with pytest.raises(pytest.fail.Exception, match="apt-get install chromium"):
+        require_chromium(missing)
+    monkeypatch.setenv("JIPAI_SKIP_BROWSER", "1")
+    with pytest.raises(pytest.skip.Exception, match="JIPAI_SKIP_BROWSER=1"):
+        require_chromium(missing)
+    require_chromium(str(Path(__file__)))  # present: nothing happens
 
 
 @pytest.fixture
@@ -71,6 +92,7 @@ def _ask_a_number_first(app: object, run_id: int) -> None:
 
 
 def test_a_drill_in_the_browser(live_app) -> None:
+    require_chromium(CHROMIUM)
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     base, app = live_app
     with sync_api.sync_playwright() as playwright:

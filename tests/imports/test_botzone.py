@@ -431,3 +431,11 @@ def test_an_answer_with_a_bad_verdict_ends_the_deal() -> None:
     [got] = convert_log(log)
     assert sum(len(t["plays"]) for t in got["tricks"]) == 5
     assert got["source"]["stopped"] == f"seat {key}: TLE"
+
+
+@pytest.mark.parametrize("text", ["12 ٣", "12 " + "7" * 5000, "12 +3"])
+def test_card_ids_as_text_take_only_plain_ascii_numbers(text: str) -> None:
+    log = encode(botzone_record(4), "2024")
+    log[10]["output"]["content"]["1"]["deliver"] = text
+    with pytest.raises(ValueError, match=r"^log entry 10, the cards delivered to seat 1: .{1,40} is not a Botzone card id"):
+        convert_log(log)

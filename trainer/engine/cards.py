@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
-from trainer.engine.errors import MalformedError
+from trainer.engine.errors import MalformedError, shown
 
 
 class Suit(IntEnum):
@@ -44,7 +44,7 @@ class Suit(IntEnum):
         """Read a suit from its letter, symbol or Chinese name."""
         found = _SUIT_NAMES.get(text.strip().upper())
         if found is None:
-            raise MalformedError(f"unknown suit {text!r}")
+            raise MalformedError(f"unknown suit {shown(text)}")
         return found
 
 
@@ -150,15 +150,17 @@ _RANKS_BY_NAME = {name: rank for rank, name in RANK_NAMES.items()} | {"T": 10, "
 _JOKER_NAMES = {"BJ": _FACES[53], "SJ": _FACES[52], "大王": _FACES[53], "小王": _FACES[52],
                 "大鬼": _FACES[53], "小鬼": _FACES[52]}
 _PARSE_CACHE: dict[str, Card] = {}
+MAX_TOKEN = 8
+"""No card name is longer (`方片10` is 4 characters): a longer token is refused unread."""
 
 
 def _parse_token(text: str) -> Card:
-    token = text.strip().upper()
+    token = text.strip().upper() if len(text) <= 4 * MAX_TOKEN else ""
     card = _JOKER_NAMES.get(token)
-    if card is None:
+    if card is None and len(token) <= MAX_TOKEN:
         card = _parse_suited(token)
     if card is None:
-        raise MalformedError(f"not a card: {text!r}")
+        raise MalformedError(f"not a card: {shown(text)}")
     if len(_PARSE_CACHE) < 4096:
         _PARSE_CACHE[text] = card
     return card
@@ -187,11 +189,11 @@ def parse_cards(tokens: str | Iterable[str]) -> list[Card]:
     cards = []
     for position, token in enumerate(items, start=1):
         if not isinstance(token, str):
-            raise MalformedError(f"card {position}: expected a card name, got {token!r}")
+            raise MalformedError(f"card {position}: expected a card name, got {shown(token)}")
         try:
             cards.append(Card.parse(token))
-        except MalformedError:
-            raise MalformedError(f"card {position}: not a card: {token!r}") from None
+        except MalformedError as error:
+            raise MalformedError(f"card {position}: {error}") from None
     return cards
 
 

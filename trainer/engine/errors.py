@@ -23,3 +23,13 @@ class IllegalPlayError(JipaiError):
         if seat is not None:
             where.append(f"seat {seat}")
         super().__init__(f"{', '.join(where)}: {reason}" if where else reason)
+
+
+def shown(value: object, limit: int = 20) -> str:
+    """`value` as a short repr for an error message: long input is cut to `limit` characters and `…`."""
+    if isinstance(value, str) and len(value) > limit:
+        return repr(value[:limit]) + "…"
+    if isinstance(value, (list, dict)) and len(value) > limit:
+        return f"a {type(value).__name__} of {len(value)} items"
+    text = repr(value)
+    return text if len(text) <= limit + 2 else text[:limit] + "…"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from trainer.engine.errors import MalformedError
+from trainer.engine.errors import MalformedError, shown
 
 OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "decks": (2, 1, 3, 4),
@@ -85,21 +85,29 @@ class Rules:
             return PRESETS["standard"]
         if isinstance(spec, str):
             if spec not in PRESETS:
-                raise MalformedError(f"unknown rules preset {spec!r} (known: {', '.join(PRESETS)})")
+                raise MalformedError(f"unknown rules preset {shown(spec)} (known: {', '.join(PRESETS)})")
             return PRESETS[spec]
         if not isinstance(spec, dict):
-            raise MalformedError(f"rules must be a preset name or an object, not {spec!r}")
+            raise MalformedError(f"rules must be a preset name or an object, not {shown(spec)}")
         options = dict(spec)
-        base = cls.parse(options.pop("preset", "standard"))
+        preset = options.pop("preset", "standard")
+        if not isinstance(preset, str):
+            raise MalformedError(f"rules: \"preset\" must be a preset name ({', '.join(PRESETS)}), not {shown(preset)}")
+        base = cls.parse(preset)
         changes = {}
         for name, value in options.items():
             if name not in OPTION_VALUES:
-                raise MalformedError(f"unknown rules option {name!r}")
-            value = OPTION_ALIASES.get((name, value), value)
+                raise MalformedError(f"unknown rules option {shown(name)}")
             allowed = OPTION_VALUES[name]
-            if value not in allowed or type(value) is not type(allowed[0]):
-                shown = ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in allowed)
-                raise MalformedError(f"rules option {name!r} cannot be {value!r} (allowed: {shown})")
+            kind = type(allowed[0])
+            shown_allowed = ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in allowed)
+            if type(value) is not kind:
+                expected = {bool: "true or false", int: "a number", str: "a name"}[kind]
+                raise MalformedError(f"rules option {name!r} must be {expected} ({shown_allowed}), "
+                                     f"not {_json_kind(value)}")
+            value = OPTION_ALIASES.get((name, value), value)
+            if value not in allowed:
+                raise MalformedError(f"rules option {name!r} cannot be {shown(value)} (allowed: {shown_allowed})")
             changes[name] = value
         return replace(base, **changes)
 
@@ -115,6 +123,19 @@ class Rules:
     def as_dict(self) -> dict[str, Any]:
         """Every option with its value."""
         return asdict(self)
+
+
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, in words: `a list`, `the string 'x'`, `true`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return f"the string {shown(value)}"
+    if isinstance(value, (int, float)):
+        return f"the number {shown(value)}"
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else shown(value)
 
 
 def _preset(name: str, **options: Any) -> Rules:

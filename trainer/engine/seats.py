@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from trainer.engine.errors import MalformedError
+from trainer.engine.errors import MalformedError, shown
 
 
 class Seat(IntEnum):
@@ -20,14 +20,12 @@ class Seat(IntEnum):
 
     @classmethod
     def parse(cls, value: object) -> Seat:
-        """A seat from 0–3 (number or text)."""
-        try:
-            number = int(str(value).strip())
-        except ValueError:
-            number = -1
-        if not 0 <= number <= 3:
-            raise MalformedError(f"a seat is 0, 1, 2 or 3, not {value!r}")
-        return cls(number)
+        """A seat from the number 0–3 or exactly the text `0`–`3` (no sign, space or other digits)."""
+        if type(value) is int and 0 <= value <= 3:
+            return cls(value)
+        if isinstance(value, str) and value in ("0", "1", "2", "3"):
+            return cls(int(value))
+        raise MalformedError(f"a seat is 0, 1, 2 or 3, not {shown(value)}")
 
     @property
     def next(self) -> Seat:

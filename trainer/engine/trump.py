@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from trainer.engine.cards import FACE_COUNT, RANK_NAMES, Card, Suit, parse_cards
-from trainer.engine.errors import MalformedError
+from trainer.engine.errors import MalformedError, shown
 from trainer.engine.rules import Rules
 
 TRUMP = 4
@@ -31,7 +31,7 @@ def parse_level(text: str | int) -> int:
     for rank, name in RANK_NAMES.items():
         if token == name or (token == "T" and rank == 10):
             return rank
-    raise MalformedError(f"level must be one of 2…10, J, Q, K, A, not {text!r}")
+    raise MalformedError(f"level must be one of 2…10, J, Q, K, A, not {shown(text)}")
 
 
 def parse_trump(text: str | None) -> Suit | None:
@@ -41,7 +41,7 @@ def parse_trump(text: str | None) -> Suit | None:
     try:
         return Suit.parse(str(text))
     except MalformedError:
-        raise MalformedError(f"trump must be S, H, C, D or none, not {text!r}") from None
+        raise MalformedError(f"trump must be S, H, C, D or none, not {shown(text)}") from None
 
 
 class TrumpContext:

@@ -21,13 +21,15 @@ reading is taken unless only the 2023 reading gives a deal that keeps the rules.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from trainer.engine.cards import RANK_NAMES, Card, Suit
-from trainer.engine.errors import JipaiError, MalformedError
+from trainer.engine.errors import JipaiError, MalformedError, shown
 from trainer.engine.trump import parse_level
+from trainer.json_input import read_json
 from trainer.records import FORMAT, Position, parse_record, replay, state_at
 
 JUDGES = ("2024", "2023")
@@ -153,15 +155,15 @@ def _ids(value: object, where: str) -> list[int]:
     if isinstance(value, str):
         text = value.strip()
         try:
-            value = json.loads(text) if text else []
+            value = read_json(text) if text else []
         except json.JSONDecodeError:
             value = text.replace(",", " ").split()
-            value = [int(v) if v.lstrip("-").isdigit() else v for v in value]
+            value = [int(v) if re.fullmatch(r"[0-9]{1,3}", v) else v for v in value]  # ASCII ids only
     if not isinstance(value, list):
-        raise ValueError(f"{where}: expected a list of card ids, not {value!r}")
+        raise ValueError(f"{where}: expected a list of card ids, not {shown(value)}")
     for item in value:
         if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item <= 107:
-            raise ValueError(f"{where}: {item!r} is not a Botzone card id (an integer from 0 to 107)")
+            raise ValueError(f"{where}: {shown(item)} is not a Botzone card id (an integer from 0 to 107)")
     return list(value)
 
 

@@ -5,11 +5,8 @@ library plus the signed-in user's own deals: another user's private deal is neve
 """
 from __future__ import annotations
 
-import json
-import math
 import re
 import secrets
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +21,7 @@ from sqlmodel import Session, col, select
 from trainer.bots.generate import generate_records
 from trainer.engine.errors import JipaiError
 from trainer.engine.rules import PRESETS, SUPPORTED_DECKS, Rules
+from trainer.json_input import MAX_DEPTH, MAX_DIGITS, JSONInputError, read_json
 from trainer.records import DealRecord, Replay, parse_record, record_id, replay
 from trainer.web.keyset import Cursor, Page, keyset_page
 from trainer.web.models import Deal
@@ -81,38 +79,32 @@ def records_from_text(text: str | bytes) -> list[Any]:
 
 
 def load_json(text: str | bytes) -> Any:
-    """An uploaded file's JSON; `LibraryError` when it is not UTF-8 JSON or holds what no database
-    stores: NaN or Infinity, a number too large for a float or of more than 4,300 digits, a lone
-    surrogate (`\\ud800`), nesting deeper than Python's recursion limit."""
+    """An uploaded file's JSON (`trainer.json_input.read_json`); `LibraryError` in the page's language
+    when it is not UTF-8 JSON or breaks the reader's limits: nesting, digits, NaN or Infinity, a
+    number too large for a float, a lone surrogate (`\\ud800`)."""
     try:
-        data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
-        json.dumps(data, ensure_ascii=False).encode()  # a lone surrogate cannot be encoded
-        return data
-    except LibraryError:
-        raise
+        return read_json(text)
     except UnicodeDecodeError:
         raise LibraryError(_("the file is not UTF-8 text")) from None
-    except UnicodeEncodeError:
-        raise LibraryError(_("the text holds a lone surrogate (an escape such as \\ud800 that is half of a "
-                             "character)")) from None
-    except json.JSONDecodeError as error:
-        raise LibraryError(_("not JSON: %(problem)s at line %(line)d, column %(column)d",
-                             problem=error.msg, line=error.lineno, column=error.colno)) from None
-    except RecursionError:
-        raise LibraryError(_("the JSON is nested too deeply")) from None
-    except ValueError:  # int(): more digits than sys.get_int_max_str_digits()
-        raise LibraryError(_("a number has more than %(digits)d digits", digits=sys.get_int_max_str_digits())) from None
+    except JSONInputError as error:
+        raise LibraryError(_json_problem(error)) from None
 
 
-def _refuse_constant(name: str) -> Any:
-    raise LibraryError(_("%(value)s is not a number a deal can hold", value=name))
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise LibraryError(_("the number %(value)s is too large", value=text[:40]))
-    return value
+def _json_problem(error: JSONInputError) -> str:
+    """The reader's refusal in the page's language."""
+    if error.kind == "depth":
+        return _("the JSON is nested too deeply (more than %(levels)d levels)", levels=MAX_DEPTH)
+    if error.kind == "digits":
+        return _("a number has more than %(digits)d digits", digits=MAX_DIGITS)
+    if error.kind == "constant":
+        return _("%(value)s is not a number a deal can hold", value=error.token)
+    if error.kind == "float":
+        return _("the number %(value)s is too large", value=error.token)
+    if error.kind == "surrogate":
+        return _("%(where)s holds a lone surrogate (an escape such as \\ud800 that is half of a character)",
+                 where=error.token)
+    return _("not JSON: %(problem)s at line %(line)d, column %(column)d",
+             problem=error.msg, line=error.lineno, column=error.colno)
 
 
 def check_records(records: Sequence[Any]) -> list[Checked]:
