@@ -76,7 +76,8 @@ def sum_line(terms: Sequence[tuple[int, str]]) -> str:
     for number, label in terms:
         sign = ("−" if number < 0 else "") if not text else (" − " if number < 0 else " + ")
         text += f"{sign}{abs(number)}{' ' + label if label else ''}"
-    return f"{text} = {sum(number for number, _label in terms)}"
+    total = sum(number for number, _label in terms)
+    return f"{text} = {'−' if total < 0 else ''}{abs(total)}"
 
 
 class _Where:
@@ -267,7 +268,7 @@ DECIDERS: dict[str, Callable[[Question, _Where], list[str]]] = {
     "suit_unseen": lambda q, w: [w.count_sum(_suit_faces(q, w))],
     "suit_played": lambda q, w: [w.played_sum(_suit_faces(q, w), f"no {SUIT_LABEL[q.suit or '']} card played yet")],
     "points_unplayed": lambda q, w: [w.points_sum(_unplayed(w), _suit_faces(q, w),
-                                                  f"every {SUIT_LABEL[q.suit or '']} point card is played")],
+                                                  f"no {SUIT_LABEL[q.suit or '']} point card is left to play")],
     "points_unseen": lambda q, w: [w.points_sum(w.snap.unseen, _suit_faces(q, w),
                                                 f"no {SUIT_LABEL[q.suit or '']} point card is unseen")],
     "constant_trumps_out": _constant_trumps,

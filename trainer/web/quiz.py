@@ -180,7 +180,7 @@ def _copies(text: str) -> str | None:
 
 
 def _term(term: str) -> str:
-    """One term of a sum (`36 in all`, `5 played`, `4 (trick 2)`, `2 × 大王`, `20 (K♠ K♠)`), translated."""
+    """One term of a sum (`36 in all`, `5 played`, `4 (trick 2)`, `20 (K♠ K♠)`, `2 × 大王`), translated."""
     match = re.fullmatch(r"(−?\d+)(?: (.*))?", term)
     if not match or match.group(2) is None:
         return term
@@ -193,6 +193,8 @@ def _term(term: str) -> str:
         return _("%(n)s (trick %(trick)s)", n=n, trick=found.group(1))
     if found := re.fullmatch(r"\(failed throw, trick (\d+)\)", label):
         return _("%(n)s (failed throw, trick %(trick)s)", n=n, trick=found.group(1))
+    if found := re.fullmatch(r"\((.*)\)", label):
+        return _("%(n)s (%(cards)s)", n=n, cards=found.group(1))
     return term
 
 
@@ -259,7 +261,7 @@ def _zero(text: str) -> str | None:
     if text in fixed:
         return fixed[text]
     patterns = ((r"no (\S+) card played yet", _l("no %(suit)s card played yet: 0")),
-                (r"every (\S+) point card is played", _l("every %(suit)s point card is played: 0")),
+                (r"no (\S+) point card is left to play", _l("no %(suit)s point card is left to play: 0")),
                 (r"no (\S+) point card is unseen", _l("no %(suit)s point card is unseen: 0")))
     for pattern, words in patterns:
         if m := re.fullmatch(pattern, text):
