@@ -114,7 +114,8 @@ class _Where:
         snap = self.snap
         total = sum(snap.ctx.rules.decks for _f in faces)
         terms = [(total, "in all"), (-sum(snap.played[f] for f in faces), "played"),
-                 (-sum(snap.mine[f] for f in faces), "mine"), (-sum(snap.kitty_known[f] for f in faces), "in the kitty")]
+                 (-sum(snap.mine[f] for f in faces), "mine"),
+                 (-sum(snap.kitty_known[f] for f in faces), "in the kitty")]
         return sum_line([terms[0]] + [term for term in terms[1:] if term[0]])
 
     def played_sum(self, faces: Sequence[int], none: str) -> str:
