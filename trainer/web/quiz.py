@@ -1,8 +1,9 @@
 """Questions on the web: their names, reading an answer from a form, answers and explanations in
 the reader's language, with seats named from the viewer's chair.
 
-The tracker explains its facts in English with seat numbers (`trainer.tracking.explain`); the
-web shows those lines translated, phrase by phrase, and with 下家/对家/上家 for the seats.
+The tracker explains its facts in English with seat numbers (`trainer.tracking.explain`), and
+`trainer.drills.explain` puts the lines that decide a question's answer first; the web shows those
+lines translated, phrase by phrase, and with 下家/对家/上家 for the seats.
 """
 from __future__ import annotations
 
@@ -254,18 +255,18 @@ def _decisive(line: str, viewer: int) -> str | None:
 
 
 def _zero(text: str) -> str | None:
-    """Why a count is 0 (`no trump played yet`, `every ♠ point card is played`, …), translated."""
+    """Why a count is 0 (`no trump played yet`, `no ♠ point card is left to play`, …), translated."""
     fixed = {"no trump played yet": _("no trump played yet: 0"),
              "every joker and level card is played or seen": _("every joker and level card is played or seen: 0"),
              "the attackers have no points yet": _("the attackers have no points yet: 0")}
     if text in fixed:
         return fixed[text]
-    patterns = ((r"no (\S+) card played yet", _l("no %(suit)s card played yet: 0")),
-                (r"no (\S+) point card is left to play", _l("no %(suit)s point card is left to play: 0")),
-                (r"no (\S+) point card is unseen", _l("no %(suit)s point card is unseen: 0")))
-    for pattern, words in patterns:
-        if m := re.fullmatch(pattern, text):
-            return str(words) % {"suit": _suit_word(m.group(1))}
+    if m := re.fullmatch(r"no (\S+) card played yet", text):
+        return _("no %(suit)s card played yet: 0", suit=_suit_word(m.group(1)))
+    if m := re.fullmatch(r"no (\S+) point card is left to play", text):
+        return _("no %(suit)s point card is left to play: 0", suit=_suit_word(m.group(1)))
+    if m := re.fullmatch(r"no (\S+) point card is unseen", text):
+        return _("no %(suit)s point card is unseen: 0", suit=_suit_word(m.group(1)))
     return None
 
 
