@@ -113,6 +113,9 @@ def test_a_mistake_shows_the_deal_at_that_moment(app, alice, mistakes) -> None:
     assert 'class="expected"' in page.text and 'class="given"' in page.text
     assert 'class="relevant"' in page.text
     assert page.text.count('<ul class="explain">') >= 8  # the fact asked, then every row of the facts table
+    why = page.text[page.text.index("<h2>为什么</h2>"):page.text.index('<h2>', page.text.index("<h2>为什么</h2>") + 1)]
+    decisive, account = why.index('<ul class="explain decisive"><li>'), why.index('<details class="account">')
+    assert decisive < account and "完整的来龙去脉" in why  # what decides first, open; the full account collapsed
     for word in ("下家", "对家", "上家", "主牌", "绝门"):
         assert word in page.text
     again = alice.get(f"/review/{attempt.id}", headers=HX)
@@ -198,3 +201,34 @@ def test_every_explanation_line_is_translated(app, lang) -> None:
                         if lang == "zh":
                             assert not ENGLISH.search(line), line
     assert lines_seen > 1000
+
+
+DECIDING_LINES = [  # (the line of trainer.drills.explain, in Chinese, in English), viewer seat 0
+    ("No — A♦ is still out: one played in trick 3, the other unseen",
+     "不是——A♦还在外面：一张第 3 墩已出，另一张未见", "No — A♦ is still out: one played in trick 3, the other unseen"),
+    ("K♠ is not out: both played in trick 1", "K♠不在外面：两张都第 1 墩已出", "K♠ is not out: both played in trick 1"),
+    ("36 in all − 12 played − 9 mine − 1 in the kitty = 14", "共 36 − 已出 12 − 我手里 9 − 底牌里 1 = 14",
+     "36 in all − 12 played − 9 mine − 1 in the kitty = 14"),
+    ("25 (trick 3) + 5 (trick 7) − 30 (failed throw, trick 8) + 40 (kitty) = 40",
+     "25（第 3 墩） + 5（第 7 墩） − 30（第 8 墩甩牌失败） + 40（底牌） = 40",
+     "25 (trick 3) + 5 (trick 7) − 30 (failed throw, trick 8) + 40 (kitty) = 40"),
+    ("80 − 95 = −15", "80 − 95 = −15", "80 − 95 = −15"),
+    ("20 (K♠ K♠) + 5 (5♠) = 25", "20（K♠ K♠） + 5（5♠） = 25", "20 (K♠ K♠) + 5 (5♠) = 25"),
+    ("1 × 大王 + 2 × 2♥ = 3", "1 × 大王 + 2 × 2♥ = 3", "1 × 大王 + 2 × 2♥ = 3"),
+    ("Void in ♠: seat 1, seat 3", "♠绝门：下家、上家", "Void in ♠: Next (下家), Previous (上家)"),
+    ("Yes — no card higher than J♠ is out", "是——比J♠大的牌外面都没有了", "Yes — no card higher than J♠ is out"),
+    ("The biggest trump left: 大王", "主牌现在最大的：大王", "The biggest trumps left: 大王"),
+    ("no trump played yet: 0", "还没有出过主：0", "no trump played yet: 0"),
+]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_deciding_lines_in_both_languages(app, lang) -> None:
+    from flask import session as flask_session
+
+    from trainer.web.quiz import localise
+
+    with app.test_request_context():
+        flask_session["lang"] = lang
+        for line, zh, en in DECIDING_LINES:
+            assert localise(line, 0) == (zh if lang == "zh" else en)

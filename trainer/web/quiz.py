@@ -1,21 +1,22 @@
 """Questions on the web: their names, reading an answer from a form, answers and explanations in
 the reader's language, with seats named from the viewer's chair.
 
-The tracker explains its facts in English with seat numbers (`trainer.tracking.explain`); the
-web shows those lines translated, phrase by phrase, and with 下家/对家/上家 for the seats.
+The tracker explains its facts in English with seat numbers (`trainer.tracking.explain`), and
+`trainer.drills.explain` puts the lines that decide a question's answer first; the web shows those
+lines translated, phrase by phrase, and with 下家/对家/上家 for the seats.
 """
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from trainer.drills.questions import QUESTION_TYPES, Question
-from trainer.tracking.explain import explain
+from trainer.drills.explain import Explanation, explain_question
 from trainer.tracking.tracker import PlayEvent, Snapshot
 
 QUESTION_LABELS = {
@@ -83,35 +84,12 @@ def answer_text(question: Question, answer: Any, lang: str) -> str:
 
 # -- explanations ------------------------------------------------------------------------------------
 
-def explanation(question: Question, snap: Snapshot, events: Sequence[PlayEvent]) -> list[str]:
-    """The tracker's explanation of the fact behind `question`, translated, seats named from the viewer."""
-    return [localise(line, snap.seat) for line in raw_explanation(question, snap, events)]
-
-
-def raw_explanation(question: Question, snap: Snapshot, events: Sequence[PlayEvent]) -> list[str]:
-    """The tracker's own lines (English, seat numbers) for the question's fact."""
-    if question.fact in ("voids", "no_pairs"):
-        label = _SUIT_LABEL.get(question.suit or "", question.suit or "")
-        keep = _seat_line_filter(question.fact, label)
-        lines = []
-        for seat in ((snap.seat + k) % 4 for k in (1, 2, 3)):
-            found = [line for line in explain(snap, events, question.fact, seat=seat) if keep(line)]
-            lines.extend(found or [f"seat {seat}: nothing shown in {label}"])
-        return lines
-    if question.fact.startswith("suits."):
-        return explain(snap, events, question.fact, suit=question.suit)
-    return explain(snap, events, question.fact)
-
-
-_SUIT_LABEL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "trump": "trump"}
-
-
-def _seat_line_filter(field: str, label: str) -> Callable[[str], bool]:
-    """Of a seat's void / no-pair lines, those about the suit asked."""
-    if field == "voids":
-        played_out = f"no {label} card is unseen: every one is played, mine or known in the kitty"
-        return lambda line: line.endswith((f"void in {label}", "has no cards left")) or line == played_out
-    return lambda line: line.endswith(f"no {label} pair left")
+def explanation(question: Question, snap: Snapshot, events: Sequence[PlayEvent]) -> Explanation:
+    """The deciding lines and the full account of `question`'s answer, translated, seats named from
+    the viewer (`trainer.drills.explain`)."""
+    raw = explain_question(question, snap, events)
+    return Explanation([localise(line, snap.seat) for line in raw.decisive],
+                       [localise(line, snap.seat) for line in raw.account])
 
 
 def seat_word(seat: int, viewer: int) -> str:
@@ -177,6 +155,121 @@ def _reason(part: str) -> str:
     return part
 
 
+def _place(text: str) -> str:
+    """Where one copy of a card is (`played in trick 3`, `in my hand`, `in the kitty`, `unseen`), translated."""
+    if match := re.fullmatch(r"played in trick (\d+)", text):
+        return _("played in trick %(n)s", n=match.group(1))
+    words = {"in my hand": _("in my hand"), "in the kitty": _("in the kitty"), "unseen": _("unseen")}
+    return words.get(text, text)
+
+
+def _copies(text: str) -> str | None:
+    """Every copy of a card in words (`trainer.drills.explain`), translated; None if `text` is not that."""
+    places = r"(played in trick \d+|in my hand|in the kitty|unseen)"
+    if re.fullmatch(places, text):
+        return _place(text)
+    if match := re.fullmatch(rf"both {places}", text):
+        return _("both %(place)s", place=_place(match.group(1)))
+    if match := re.fullmatch(rf"all (\d+) {places}", text):
+        return _("all %(n)s %(place)s", n=match.group(1), place=_place(match.group(2)))
+    if match := re.fullmatch(rf"one {places}, the other {places}", text):
+        return _("one %(first)s, the other %(second)s", first=_place(match.group(1)), second=_place(match.group(2)))
+    parts = [re.fullmatch(rf"(\d+) {places}", part) for part in text.split(", ")]
+    if all(parts):
+        return _(", ").join(_("%(n)s %(place)s", n=m.group(1), place=_place(m.group(2))) for m in parts if m)
+    return None
+
+
+def _term(term: str) -> str:
+    """One term of a sum (`36 in all`, `5 played`, `4 (trick 2)`, `20 (K♠ K♠)`, `2 × 大王`), translated."""
+    match = re.fullmatch(r"(−?\d+)(?: (.*))?", term)
+    if not match or match.group(2) is None:
+        return term
+    n, label = match.groups()
+    words = {"in all": _("%(n)s in all"), "played": _("%(n)s played"), "mine": _("%(n)s mine"),
+             "in the kitty": _("%(n)s in the kitty"), "(kitty)": _("%(n)s (kitty)")}
+    if label in words:
+        return words[label] % {"n": n}
+    if found := re.fullmatch(r"\(trick (\d+)\)", label):
+        return _("%(n)s (trick %(trick)s)", n=n, trick=found.group(1))
+    if found := re.fullmatch(r"\(failed throw, trick (\d+)\)", label):
+        return _("%(n)s (failed throw, trick %(trick)s)", n=n, trick=found.group(1))
+    if found := re.fullmatch(r"\((.*)\)", label):
+        return _("%(n)s (%(cards)s)", n=n, cards=found.group(1))
+    return term
+
+
+def _sum(line: str) -> str | None:
+    """A sum line (`36 in all − 5 played = 31`) with every term translated; None if `line` is not one."""
+    match = re.fullmatch(r"(−?\d+(?: .*)?) = (−?\d+)", line)
+    if not match:
+        return None
+    pieces = re.split(r" ([+−]) ", match.group(1))
+    return " ".join(_term(piece) if i % 2 == 0 else piece for i, piece in enumerate(pieces)) + f" = {match.group(2)}"
+
+
+def _decisive(line: str, viewer: int) -> str | None:
+    """A deciding line of `trainer.drills.explain` translated, or None if `line` is not one."""
+    def match(pattern: str) -> re.Match[str] | None:
+        return re.fullmatch(pattern, line)
+
+    if (summed := _sum(line)) is not None:
+        return summed
+    if m := match(r"(No — )?(\S+) is (still|not) out: (.*)"):
+        copies = _copies(m.group(4)) or m.group(4)
+        if m.group(3) == "not":
+            return _("%(card)s is not out: %(copies)s", card=m.group(2), copies=copies)
+        if m.group(1):
+            return _("No — %(card)s is still out: %(copies)s", card=m.group(2), copies=copies)
+        return _("%(card)s is still out: %(copies)s", card=m.group(2), copies=copies)
+    if m := match(r"(\S+) is gone: (.*)"):
+        return _("%(card)s is gone: %(copies)s", card=m.group(1), copies=_copies(m.group(2)) or m.group(2))
+    if (m := match(r"(\S+): (.*)")) and (copies := _copies(m.group(2))) is not None:
+        return _("%(card)s: %(copies)s", card=m.group(1), copies=copies)
+    if m := match(r"also higher and still out: (.*)"):
+        return _("also higher and still out: %(cards)s", cards=m.group(1))
+    if m := match(r"Yes — no card higher than (\S+) is out"):
+        return _("Yes — no card higher than %(card)s is out", card=m.group(1))
+    if m := match(r"The biggest (\S+) left: (.*)"):
+        return _("The biggest %(suit)s left: %(cards)s", suit=_suit_word(m.group(1), adjective=False), cards=m.group(2))
+    if m := match(r"Pairs that could still be out: (.*)"):
+        return _("Pairs that could still be out: %(cards)s", cards=m.group(1))
+    if m := match(r"No (\S+) pair can still be out"):
+        return _("No %(suit)s pair can still be out", suit=_suit_word(m.group(1)))
+    if m := match(r"Yes — a tractor could still be out: (.*)"):
+        return _("Yes — a tractor could still be out: %(cards)s", cards=m.group(1))
+    if m := match(r"No — no two adjacent (\S+) pairs could still be out"):
+        return _("No — no two adjacent %(suit)s pairs could still be out", suit=_suit_word(m.group(1)))
+    if m := match(r"Nobody is known to be void in (\S+)"):
+        return _("Nobody is known to be void in %(suit)s", suit=_suit_word(m.group(1), adjective=False))
+    if m := match(r"Nobody has shown to hold no (\S+) pair"):
+        return _("Nobody has shown to hold no %(suit)s pair", suit=_suit_word(m.group(1)))
+    if m := match(r"(Void in (\S+)|Shown to hold no (\S+) pair): (seat \d(?:, seat \d)*)"):
+        seats = _(", ").join(seat_word(int(q), viewer) for q in re.findall(r"\d", m.group(4)))
+        if m.group(2):
+            return _("Void in %(suit)s: %(seats)s", suit=_suit_word(m.group(2), adjective=False), seats=seats)
+        return _("Shown to hold no %(suit)s pair: %(seats)s", suit=_suit_word(m.group(3)), seats=seats)
+    if m := match(r"(.+): 0"):
+        return _zero(m.group(1))
+    return None
+
+
+def _zero(text: str) -> str | None:
+    """Why a count is 0 (`no trump played yet`, `no ♠ point card is left to play`, …), translated."""
+    fixed = {"no trump played yet": _("no trump played yet: 0"),
+             "every joker and level card is played or seen": _("every joker and level card is played or seen: 0"),
+             "the attackers have no points yet": _("the attackers have no points yet: 0")}
+    if text in fixed:
+        return fixed[text]
+    if m := re.fullmatch(r"no (\S+) card played yet", text):
+        return _("no %(suit)s card played yet: 0", suit=_suit_word(m.group(1)))
+    if m := re.fullmatch(r"no (\S+) point card is left to play", text):
+        return _("no %(suit)s point card is left to play: 0", suit=_suit_word(m.group(1)))
+    if m := re.fullmatch(r"no (\S+) point card is unseen", text):
+        return _("no %(suit)s point card is unseen: 0", suit=_suit_word(m.group(1)))
+    return None
+
+
 def localise(line: str, viewer: int) -> str:
     """One line of `trainer.tracking.explain` in the current language, seats named from `viewer`."""
     def seat(text: str) -> str:
@@ -185,6 +278,8 @@ def localise(line: str, viewer: int) -> str:
     def match(pattern: str) -> re.Match[str] | None:
         return re.fullmatch(pattern, line)
 
+    if (decisive := _decisive(line, viewer)) is not None:
+        return decisive
     if m := match(r"(.+): (\d+) in all"):
         return _("%(what)s: %(n)s in all", what=_what(m.group(1)), n=m.group(2))
     if m := match(r"(played|mine|kitty|unseen) \((\d+)\): (.*)"):

@@ -1,0 +1,287 @@
+"""Explanations of a question's answer: first what decides it, then the tracker's full account.
+
+The deciding part names the answer and the cards behind it ("No — A♦ is still out: one played in
+trick 3, the other unseen") and gives counts as sums ("20 (K♠ K♠) + 5 (5♠) = 25"); the account
+is the tracker's lines for the question's fact (`trainer.tracking.explain`). Lines are English
+with seat numbers, like the tracker's; the web translates them (`trainer.web.quiz.localise`).
+
+A sum line is `term (+|−) term … = total`, every term starting with its number (`36 in all`,
+`4 (trick 2)`, `2 × 大王`), so a reader, or a test, can add it up.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from trainer.drills.questions import Question
+from trainer.engine.cards import Card, pretty_cards
+from trainer.engine.trump import SUIT_NAMES
+from trainer.tracking.explain import explain
+from trainer.tracking.facts import live_pair_faces, live_tractors, top_faces, voids
+from trainer.tracking.tracker import FACE_POINTS, PlayEvent, Snapshot
+
+SUIT_LABEL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "trump": "trump"}
+"""The suit keys of questions as the tracker's lines write them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """Why an answer is right: `decisive` lines first (shown open), then the full `account`
+    (shown collapsed). Iterating gives every line, decisive first."""
+
+    decisive: list[str]
+    account: list[str]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.decisive + self.account)
+
+
+def explain_question(question: Question, snap: Snapshot, events: Sequence[PlayEvent]) -> Explanation:
+    """The deciding lines and the full account of `question`'s answer at this position."""
+    decide = DECIDERS.get(question.type)
+    decisive = decide(question, _Where(snap, events)) if decide else []
+    return Explanation(decisive, account_lines(question, snap, events))
+
+
+def account_lines(question: Question, snap: Snapshot, events: Sequence[PlayEvent]) -> list[str]:
+    """The tracker's own lines (English, seat numbers) for the question's fact; for voids and
+    no-pairs, one seat after another, about the suit asked only."""
+    if question.fact in ("voids", "no_pairs"):
+        return [line for k in (1, 2, 3) for line in seat_lines(question, snap, events, (snap.seat + k) % 4)]
+    if question.fact.startswith("suits."):
+        return explain(snap, events, question.fact, suit=question.suit)
+    return explain(snap, events, question.fact)
+
+
+def seat_lines(question: Question, snap: Snapshot, events: Sequence[PlayEvent], seat: int) -> list[str]:
+    """The tracker's lines on why `seat` is void (or holds no pair) in the question's suit, the
+    showing-out trick first; `nothing shown` when none."""
+    label = SUIT_LABEL.get(question.suit or "", question.suit or "")
+    keep = _seat_line_filter(question.fact, label)
+    found = [line for line in explain(snap, events, question.fact, seat=seat) if keep(line)]
+    return found or [f"seat {seat}: nothing shown in {label}"]
+
+
+def _seat_line_filter(field: str, label: str) -> Callable[[str], bool]:
+    """Of a seat's void / no-pair lines, those about the suit asked."""
+    if field == "voids":
+        played_out = f"no {label} card is unseen: every one is played, mine or known in the kitty"
+        return lambda line: line.endswith((f"void in {label}", "has no cards left")) or line == played_out
+    return lambda line: line.endswith(f"no {label} pair left")
+
+
+def sum_line(terms: Sequence[tuple[int, str]]) -> str:
+    """`terms` (number, label) as a sum with its total: `25 (trick 3) + 5 (trick 7) = 30`."""
+    text = ""
+    for number, label in terms:
+        sign = ("−" if number < 0 else "") if not text else (" − " if number < 0 else " + ")
+        text += f"{sign}{abs(number)}{' ' + label if label else ''}"
+    total = sum(number for number, _label in terms)
+    return f"{text} = {'−' if total < 0 else ''}{abs(total)}"
+
+
+class _Where:
+    """Where each copy of a face is, as the viewer knows it: played in which trick, mine, in the
+    kitty, unseen."""
+
+    def __init__(self, snap: Snapshot, events: Sequence[PlayEvent]) -> None:
+        self.snap = snap
+        self.events = events
+        self.tricks: dict[int, list[int]] = {}
+        for event in events:
+            for card in event.cards:
+                self.tricks.setdefault(card.index, []).append(event.trick)
+
+    def places(self, face: int) -> list[str]:
+        """One place per copy: `played in trick 3`, `in my hand`, `in the kitty`, `unseen`."""
+        snap = self.snap
+        return ([f"played in trick {t}" for t in self.tricks.get(face, [])] + ["in my hand"] * snap.mine[face]
+                + ["in the kitty"] * snap.kitty_known[face] + ["unseen"] * snap.unseen[face])
+
+    def copies(self, face: int) -> str:
+        """Every copy of `face` in words: `both unseen`, `one played in trick 3, the other unseen`."""
+        places = self.places(face)
+        if len(places) == 1:
+            return places[0]
+        if len(set(places)) == 1:
+            return f"both {places[0]}" if len(places) == 2 else f"all {len(places)} {places[0]}"
+        if len(places) == 2:
+            return f"one {places[0]}, the other {places[1]}"
+        return ", ".join(f"{places.count(place)} {place}" for place in dict.fromkeys(places))
+
+    def count_sum(self, faces: Sequence[int]) -> str:
+        """How many of `faces` are unseen, as all copies minus the ones seen."""
+        snap = self.snap
+        total = sum(snap.ctx.rules.decks for _f in faces)
+        terms = [(total, "in all"), (-sum(snap.played[f] for f in faces), "played"),
+                 (-sum(snap.mine[f] for f in faces), "mine"),
+                 (-sum(snap.kitty_known[f] for f in faces), "in the kitty")]
+        return sum_line([terms[0]] + [term for term in terms[1:] if term[0]])
+
+    def played_sum(self, faces: Sequence[int], none: str) -> str:
+        """How many of `faces` are played, trick by trick."""
+        wanted = set(faces)
+        by_trick: dict[int, int] = {}
+        for event in self.events:
+            count = sum(card.index in wanted for card in event.cards)
+            if count:
+                by_trick[event.trick] = by_trick.get(event.trick, 0) + count
+        if not by_trick:
+            return f"{none}: 0"
+        return sum_line([(count, f"(trick {trick})") for trick, count in by_trick.items()])
+
+    def points_sum(self, counts: Sequence[int], faces: Sequence[int], none: str) -> str:
+        """The points of the copies `counts` holds of `faces`, rank by rank: `20 (K♠ K♠) + 5 (5♠) = 25`."""
+        held = [f for f in faces if counts[f] and FACE_POINTS[f]]
+        if not held:
+            return f"{none}: 0"
+        return sum_line([(counts[f] * FACE_POINTS[f], f"({pretty_cards([Card.from_index(f)] * counts[f])})")
+                         for f in sorted(held, key=lambda f: -FACE_POINTS[f])])
+
+    def attackers_sum(self) -> str:
+        """The attackers' score, trick by trick: points won, failed throws, the kitty bonus."""
+        snap = self.snap
+        terms: list[tuple[int, str]] = []
+        plays: dict[int, list[PlayEvent]] = {}
+        for event in self.events:
+            plays.setdefault(event.trick, []).append(event)
+            if event.attempt is not None and event.penalty:
+                terms.append((event.penalty, f"(failed throw, trick {event.trick})"))
+            trick = plays[event.trick]
+            points = sum(c.points for e in trick for c in e.cards)
+            if len(trick) == 4 and points and (trick[-1].winning - snap.banker) % 2:
+                terms.append((points, f"(trick {event.trick})"))
+        if snap.kitty_bonus:
+            terms.append((snap.kitty_bonus, "(kitty)"))
+        return sum_line(terms) if terms else "the attackers have no points yet: 0"
+
+
+def _copies_of(where: _Where, faces: Sequence[int], out: Sequence[int]) -> list[str]:
+    """A line per face: still out or not, and where every copy is."""
+    return [f"{Card.from_index(f).pretty} is {'still' if f in out else 'not'} out: {where.copies(f)}" for f in faces]
+
+
+def _big_trumps(question: Question, where: _Where) -> list[str]:
+    faces = top_faces(where.snap.ctx)
+    return _copies_of(where, faces, [f for f in faces if where.snap.unseen[f]])
+
+
+def _point_cards(question: Question, where: _Where) -> list[str]:
+    faces = [Card.parse(option["value"]).index for option in question.options]
+    return _copies_of(where, faces, [f for f in faces if where.snap.unseen[f]])
+
+
+def _constant_trumps(question: Question, where: _Where) -> list[str]:
+    out = [f for f in top_faces(where.snap.ctx) if where.snap.unseen[f]]
+    if not out:
+        return ["every joker and level card is played or seen: 0"]
+    return [sum_line([(where.snap.unseen[f], f"× {Card.from_index(f).pretty}") for f in out])]
+
+
+def _higher(where: _Where, face: int) -> list[int]:
+    ctx = where.snap.ctx
+    return [f for f in ctx.faces_by_suit[ctx.suit_of[face]] if ctx.strength[f] > ctx.strength[face]]
+
+
+def _is_boss(question: Question, where: _Where) -> list[str]:
+    face = Card.parse(question.card or "").index
+    higher = _higher(where, face)
+    out = [f for f in higher if where.snap.unseen[f]]
+    if out:
+        lines = [f"No — {Card.from_index(out[0]).pretty} is still out: {where.copies(out[0])}"]
+        if out[1:]:
+            lines.append(f"also higher and still out: {pretty_cards(Card.from_index(f) for f in out[1:])}")
+        return lines
+    lines = [f"Yes — no card higher than {Card.from_index(face).pretty} is out"]
+    return lines + [f"{Card.from_index(f).pretty}: {where.copies(f)}" for f in higher]
+
+
+def _top_in_play(question: Question, where: _Where) -> list[str]:
+    best = [Card.parse(name).index for name in question.answer]
+    if not best:
+        return []
+    return ([f"The biggest {SUIT_LABEL[question.suit or '']} left: {pretty_cards(Card.from_index(f) for f in best)}"]
+            + [f"{Card.from_index(f).pretty}: {where.copies(f)}" for f in best]
+            + [f"{Card.from_index(f).pretty} is gone: {where.copies(f)}" for f in _higher(where, best[0])])
+
+
+def _pairs_line(label: str, live: Sequence[int]) -> str:
+    if not live:
+        return f"No {label} pair can still be out"
+    return f"Pairs that could still be out: {pretty_cards(Card.from_index(f) for f in live)}"
+
+
+def _live_faces(question: Question, where: _Where) -> list[int]:
+    snap = where.snap
+    suit = SUIT_NAMES.index(question.suit or "trump")
+    unseen_by_suit = [sum(snap.unseen[f] for f in snap.ctx.faces_by_suit[s]) for s in range(5)]
+    return live_pair_faces(snap, suit, [voids(snap, q, unseen_by_suit) for q in range(4)])
+
+
+def _live_pairs(question: Question, where: _Where) -> list[str]:
+    faces = [Card.parse(option["value"]).index for option in question.options]
+    live = _live_faces(question, where)
+    lines = [_pairs_line(SUIT_LABEL[question.suit or ""], live)]
+    lines += [f"{Card.from_index(f).pretty}: {where.copies(f)}" for f in faces if f not in live]
+    if not live and any(where.snap.unseen[f] >= 2 for f in faces):
+        lines += [line for line in explain(where.snap, where.events, "suits.live_pairs", suit=question.suit)
+                  if line.startswith("seat ")]
+    return lines
+
+
+def _live_tractor(question: Question, where: _Where) -> list[str]:
+    label = SUIT_LABEL[question.suit or ""]
+    live = _live_faces(question, where)
+    runs = live_tractors(live, where.snap.ctx)
+    if runs:
+        return ["Yes — a tractor could still be out: " + " / ".join(pretty_cards(map(Card.parse, run)) for run in runs)]
+    return [f"No — no two adjacent {label} pairs could still be out", _pairs_line(label, live)]
+
+
+def _seats(question: Question, where: _Where) -> list[str]:
+    label = SUIT_LABEL[question.suit or ""]
+    seats = [int(q) for q in question.answer]
+    if not seats:
+        return [f"Nobody is known to be void in {label}" if question.type == "voids"
+                else f"Nobody has shown to hold no {label} pair"]
+    shown = [seat_lines(question, where.snap, where.events, q)[0] for q in seats]
+    head = f"Void in {label}" if question.type == "voids" else f"Shown to hold no {label} pair"
+    return [f"{head}: " + ", ".join(f"seat {q}" for q in seats)] + list(dict.fromkeys(shown))
+
+
+def _suit_faces(question: Question, where: _Where) -> list[int]:
+    return where.snap.ctx.faces_by_suit[SUIT_NAMES.index(question.suit or "trump")]
+
+
+def _unplayed(where: _Where) -> list[int]:
+    snap = where.snap
+    return [0 if snap.kitty_revealed else snap.ctx.rules.decks - snap.played[f] for f in range(54)]
+
+
+def _to_take_over(question: Question, where: _Where) -> list[str]:
+    threshold = 2 * where.snap.ctx.rules.level_step
+    return [where.attackers_sum(), sum_line([(threshold, ""), (question.answer - threshold, "")])]
+
+
+DECIDERS: dict[str, Callable[[Question, _Where], list[str]]] = {
+    "trumps_unseen": lambda q, w: [w.count_sum(_suit_faces(q, w))],
+    "trumps_played": lambda q, w: [w.played_sum(_suit_faces(q, w), "no trump played yet")],
+    "suit_unseen": lambda q, w: [w.count_sum(_suit_faces(q, w))],
+    "suit_played": lambda q, w: [w.played_sum(_suit_faces(q, w), f"no {SUIT_LABEL[q.suit or '']} card played yet")],
+    "points_unplayed": lambda q, w: [w.points_sum(_unplayed(w), _suit_faces(q, w),
+                                                  f"no {SUIT_LABEL[q.suit or '']} point card is left to play")],
+    "points_unseen": lambda q, w: [w.points_sum(w.snap.unseen, _suit_faces(q, w),
+                                                f"no {SUIT_LABEL[q.suit or '']} point card is unseen")],
+    "constant_trumps_out": _constant_trumps,
+    "big_trumps_out": _big_trumps,
+    "point_cards_out": _point_cards,
+    "is_boss": _is_boss,
+    "top_in_play": _top_in_play,
+    "live_pairs": _live_pairs,
+    "live_tractor": _live_tractor,
+    "voids": _seats,
+    "no_pairs": _seats,
+    "attackers_score": lambda q, w: [w.attackers_sum()],
+    "to_take_over": _to_take_over,
+}
+"""The deciding lines of every question type."""
