@@ -327,7 +327,7 @@ def make_question(kind: str, facts: dict[str, Any], snap: Snapshot, rng: random.
     return None
 
 
-def trivial_answer(question: Question, opening: dict[str, Any], snap: Snapshot) -> Any:
-    """The answer a player who tracked nothing would give: the question's answer at the opening."""
-    return QUESTION_TYPES[question.type].build(opening, snap, (question.suit, question.card)).answer
-
+def trivial_question(question: Question, opening: dict[str, Any], snap: Snapshot) -> Question:
+    """The same question answered as a player who tracked nothing would: at the opening of play
+    (`opening`, the same seat's facts at 1.0)."""
+    return QUESTION_TYPES[question.type].build(opening, snap, (question.suit, question.card))
