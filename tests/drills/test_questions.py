@@ -89,7 +89,8 @@ def test_every_asked_question_is_informative_and_its_trivial_answer_is_the_openi
             expected = expected_trivial(kind, record, seat, trivial)
             if expected is not None:
                 expected = expected() if callable(expected) else expected
-                assert (set(trivial.answer) == set(expected)) if question.kind == "multi" else trivial.answer == expected
+                same = set(trivial.answer) == set(expected) if question.kind == "multi" else trivial.answer == expected
+                assert same, (kind, trivial.answer, expected)
     assert asked, f"{kind} was never informative"
 
 
