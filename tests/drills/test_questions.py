@@ -11,7 +11,14 @@ import pytest
 
 from trainer.bots.generate import generate_records
 from trainer.drills.definitions import load_drills, moment_position
-from trainer.drills.questions import QUESTION_TYPES, informative, make_question, strength_classes, trivial_question
+from trainer.drills.questions import (
+    QUESTION_TYPES,
+    Question,
+    informative,
+    make_question,
+    strength_classes,
+    trivial_question,
+)
 from trainer.drills.runs import plan_run, position_after, question_at, snapshot_after, total_plays
 from trainer.drills.survey import survey
 from trainer.engine.cards import Card
@@ -157,3 +164,8 @@ def test_the_voids_checkpoint_after_a_ruff_asks_about_the_suit_ruffed() -> None:
                 assert str(ruffer) in question.answer
                 checked += 1
     assert checked >= 5
+
+
+def test_a_question_has_one_of_three_answer_kinds() -> None:
+    with pytest.raises(ValueError, match="answer kind 'checkbox'"):
+        Question("voids", "checkbox", {"zh": "", "en": ""}, [], "voids")

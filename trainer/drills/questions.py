@@ -41,6 +41,10 @@ class Question:
     card: str | None = None
     options: list[dict[str, Any]] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        if self.kind not in ANSWER_KINDS:
+            raise ValueError(f"question {self.type}: answer kind {self.kind!r} is not one of {', '.join(ANSWER_KINDS)}")
+
     def to_json(self) -> dict[str, Any]:
         """The question as JSON-ready data."""
         return asdict(self)
