@@ -1,7 +1,8 @@
 """Benchmark: are the drills' questions informative? Over generated deals, every drill's run asks its
 checkpoint questions; per question type this prints how many were asked, the share whose answer is
 the trivial one (what a player who tracked nothing would say; target below 10 %), and for single
-choices where the answer stood among the options (uniform is the aim: the order leaks nothing).
+choices where the answer stood among the options as shown (uniform is the aim: the order leaks
+nothing) and in the options' natural order (what the answer is: the 2nd class is the K).
 
     python bench/questions.py [--deals N] [--runs R] [--seed K]
 """
@@ -44,7 +45,9 @@ def main() -> None:
             total = sum(tally.positions.values())
             shares = " ".join(f"{p + 1}:{n / total:.0%}" for p, n in sorted(tally.positions.items()))
             sizes = ", ".join(f"{size} options ×{n}" for size, n in sorted(tally.option_counts.items()))
+            natural = " ".join(f"{p + 1}:{n / total:.0%}" for p, n in sorted(tally.natural.items()))
             print(f"{kind}: answer position (single choice) {shares}; {sizes}")
+            print(f"{kind}: the answer's place in the natural order (unshuffled, strongest first) {natural}")
 
 
 if __name__ == "__main__":

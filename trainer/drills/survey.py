@@ -29,6 +29,8 @@ class Tally:
     """For single choices: how often the answer was option 1, 2, … (0-based)."""
     option_counts: Counter[int] = field(default_factory=Counter)
     """For single choices: how many options the questions had."""
+    natural: Counter[int] = field(default_factory=Counter)
+    """For single choices: where the answer stands in the options' natural (unshuffled) order."""
     unruled: int = 0
     """At the same checkpoints, questions of this type drawn without the informative rule…"""
     unruled_trivial: int = 0
@@ -63,7 +65,8 @@ def survey(drills: Iterable[Drill], records: Iterable[DealRecord], runs: int = 1
                     question = asked.question
                     tally = tallies.setdefault(question.type, Tally())
                     tally.asked += 1
-                    tally.trivial += not informative(question, trivial_question(question, opening, asked.snapshot))
+                    trivial = trivial_question(question, opening, asked.snapshot)
+                    tally.trivial += not informative(question, trivial)
                     for kind in drill.questions:
                         unruled = make_question(kind, asked.facts, asked.snapshot, random.Random(f"{seed}:{index}"))
                         if unruled is not None:
@@ -75,4 +78,5 @@ def survey(drills: Iterable[Drill], records: Iterable[DealRecord], runs: int = 1
                     if position is not None:
                         tally.positions[position] += 1
                         tally.option_counts[len(question.options)] += 1
+                        tally.natural[[o["value"] for o in trivial.options].index(question.answer)] += 1
     return tallies
