@@ -96,9 +96,10 @@ def _check_against_facts(question: Question, facts: dict) -> None:
         "attackers_score": lambda: facts["score"]["attackers"],
         "to_take_over": lambda: facts["score"]["to_take_over"],
         "live_pairs": lambda: suit["live_pairs"],
-        "top_in_play": lambda: suit["top_in_play"],
-        "live_tractor": lambda: "yes" if suit["live_tractors"] else "no",
-        "is_boss": lambda: "yes" if suit["higher_than_mine"][question.card] == 0 else "no",
+        "top_in_play": lambda: next(o["value"] for o in question.options
+                                    if set(suit["top_in_play"]) <= set(o["value"].split("/"))),
+        "live_tractor": lambda: [face for run in suit["live_tractors"] for face in run],
+        "is_boss": lambda: suit["higher_than_mine"][question.card],
         "voids": lambda: [q for q, s in facts["voids"].items() if question.suit in s],
         "no_pairs": lambda: [q for q, s in facts["no_pairs"].items() if question.suit in s],
         "big_trumps_out": lambda: [f for f, c in facts["trumps"]["top"].items() if c],

@@ -267,7 +267,7 @@ def test_the_unique_constraint_holds_when_two_answers_race(app, alice) -> None:
 @pytest.mark.parametrize(("kind", "bad", "message"), [("number", "seven", "请输入一个数"),
                                                       ("single", "maybe", "请选一个答案")])
 def test_an_answer_that_is_not_one_is_refused_in_words(app, alice, kind, bad, message) -> None:
-    run_id = start(alice, "everything")
+    run_id = start(alice, "top-cards")
     run = give_first_question(app, run_id, kind)
     for at in range(run.checkpoints[0]):
         alice.post(f"/runs/{run_id}/step", data={"at": at}, headers=HX)
@@ -543,3 +543,14 @@ def test_no_get_changes_the_database(app, alice) -> None:
             assert alice.get(path, headers=headers).status_code in (200, 303), path
             assert _contents(app) == before, path
     assert run_row(app, run_id).shown_at == shown_at
+
+
+def test_every_option_gets_a_key_from_the_tenth_on_too(app) -> None:
+    from trainer.web.quiz import choices
+
+    ranks = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3")
+    top = Question("top_in_play", "single", {"zh": "", "en": ""}, "QS", "suits.top_in_play", suit="S",
+                   options=[{"value": f"{r}S", "label": {"zh": f"{r}♠", "en": f"{r}♠"}} for r in ranks])
+    shown = choices(top, "zh")
+    assert [c["key"] for c in shown] == [*"123456789abc"]
+    assert [c["value"] for c in shown] == [f"{r}S" for r in ranks] and shown[10]["label"] == "4♠"

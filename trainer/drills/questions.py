@@ -1,23 +1,31 @@
 """Questions: one tracking.md tier-1 field asked in words from the viewer's seat, graded exactly.
 
 A `Question` is plain data (it is stored with each attempt): its type, the suit or card it is
-about, the prompt in Chinese and English, the answer kind (`number`, `multi`, `single`), the
+about, the prompt in Chinese and English, the answer kind (`number`, `single` or `multi`), the
 options, the exact answer, and the tracker fact that explains it.
+
+A question is *informative* when its answer differs from the trivial one: the same question
+answered at the opening of play from the same seat (what a player who tracked nothing would
+say), and for a multi choice also neither "none" nor "all options". Checkpoints ask only
+informative questions (`make_question` with `opening`); docs/decisions.md gives the rule per type.
 """
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from trainer.engine.cards import Card
+from trainer.engine.trump import SUIT_NAMES, TRUMP
 from trainer.tracking.tracker import Snapshot
 
+ANSWER_KINDS = ("number", "single", "multi")
+"""How a question is answered: a typed number, one option (radio), or any set of options (checkboxes)."""
 SUIT_WORDS = {"S": ("黑桃♠", "♠ spades"), "H": ("红桃♥", "♥ hearts"), "C": ("梅花♣", "♣ clubs"),
               "D": ("方块♦", "♦ diamonds"), "trump": ("主牌", "trumps")}
 RELATIVE = {1: ("下家", "next (下家)"), 2: ("对家", "partner (对家)"), 3: ("上家", "previous (上家)")}
-YES_NO = [{"value": "yes", "label": {"zh": "是", "en": "yes"}}, {"value": "no", "label": {"zh": "否", "en": "no"}}]
+SIDE_SUITS = ("S", "H", "C", "D")
 
 
 @dataclass(frozen=True)
@@ -32,6 +40,10 @@ class Question:
     suit: str | None = None
     card: str | None = None
     options: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.kind not in ANSWER_KINDS:
+            raise ValueError(f"question {self.type}: answer kind {self.kind!r} is not one of {', '.join(ANSWER_KINDS)}")
 
     def to_json(self) -> dict[str, Any]:
         """The question as JSON-ready data."""
@@ -63,6 +75,35 @@ class Question:
             return "、".join(labels.get(v, v) for v in self.answer) or ("无" if lang == "zh" else "none")
         return labels.get(self.answer, self.answer)
 
+    def answer_position(self) -> int | None:
+        """Where the answer stands among the options of a single choice (0 = first), else None."""
+        if self.kind != "single":
+            return None
+        return [o["value"] for o in self.options].index(self.answer)
+
+
+Subject = tuple[str | None, str | None]
+"""What a question is about: (suit, card), either may be None."""
+
+
+@dataclass(frozen=True)
+class QuestionType:
+    """How to ask one tracker field: the subjects it can be about here, in tiers (the first tier with
+    an informative subject is asked), and the question about one subject."""
+
+    name: str
+    subjects: Callable[[dict[str, Any], Snapshot], list[list[Subject]]]
+    build: Callable[[dict[str, Any], Snapshot, Subject], Question]
+
+
+QUESTION_TYPES: dict[str, QuestionType] = {}
+"""Every question type by name."""
+
+
+def _register(name: str, subjects: Callable[[dict[str, Any], Snapshot], list[list[Subject]]],
+              build: Callable[[dict[str, Any], Snapshot, Subject], Question]) -> None:
+    QUESTION_TYPES[name] = QuestionType(name, subjects, build)
+
 
 def _face_option(name: str) -> dict[str, Any]:
     pretty = Card.parse(name).pretty
@@ -74,78 +115,69 @@ def _seat_options(viewer: int) -> list[dict[str, Any]]:
             for k in (1, 2, 3)]
 
 
-Builder = Callable[[dict[str, Any], Snapshot, random.Random], Question | None]
-QUESTION_TYPES: dict[str, Builder] = {}
-"""Every question type by name."""
+def _prompt(zh: str, en: str, suit: str | None = None) -> dict[str, str]:
+    """A prompt with `{}` filled by the suit's name in each language."""
+    if suit is None:
+        return {"zh": zh, "en": en}
+    return {"zh": zh.format(SUIT_WORDS[suit][0]), "en": en.format(SUIT_WORDS[suit][1])}
 
 
-def question_type(name: str) -> Callable[[Builder], Builder]:
-    """Register a question builder under `name`."""
-    def register(builder: Builder) -> Builder:
-        QUESTION_TYPES[name] = builder
-        return builder
-    return register
+def _no_subject(facts: dict[str, Any], snap: Snapshot) -> list[list[Subject]]:
+    return [[(None, None)]]
 
 
-def _pick_suit(facts: dict[str, Any], rng: random.Random, usable: Callable[[dict[str, Any]], bool],
-               side_only: bool = False) -> str | None:
-    suits = [s for s, entry in facts["suits"].items() if usable(entry) and not (side_only and s == "trump")]
-    return rng.choice(suits) if suits else None
+def _suits(usable: Callable[[dict[str, Any]], bool] = lambda entry: True,
+           side_only: bool = False) -> Callable[[dict[str, Any], Snapshot], list[list[Subject]]]:
+    """Subjects: the suits whose facts are `usable` (side suits only if `side_only`), the suit just
+    shown void in (`focus_suit`) first when it is one of them."""
+    def subjects(facts: dict[str, Any], snap: Snapshot) -> list[list[Subject]]:
+        every = [(s, None) for s, entry in facts["suits"].items() if usable(entry) and not (side_only and s == "trump")]
+        focus = (focus_suit(snap), None)
+        return [[focus], every] if focus in every else [every]
+    return subjects
 
 
-@question_type("big_trumps_out")
-def _big_trumps_out(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question:
-    top = facts["trumps"]["top"]
-    return Question("big_trumps_out", "multi", {"zh": "哪些大主还在外面？", "en": "Which big trumps are still out?"},
-                    [name for name, copies in top.items() if copies >= 1], "trumps.top",
-                    options=[_face_option(name) for name in top])
+def focus_suit(snap: Snapshot) -> str | None:
+    """The side suit led in the trick on the table when another seat has just failed to follow it
+    (ruffed or discarded): the suit a player has just been shown void in."""
+    trick, ctx = snap.trick, snap.ctx
+    if not trick.plays:
+        return None
+    led = ctx.suit_of[trick.plays[0][0].index]
+    if led == TRUMP:
+        return None
+    for k, play in enumerate(trick.plays[1:], start=1):
+        if (trick.leader + k) % 4 != snap.seat and any(ctx.suit_of[c.index] != led for c in play):
+            return SUIT_NAMES[led]
+    return None
 
 
-def _plain_number(name: str, zh: str, en: str, fact: str, value: Callable[[dict[str, Any]], int]) -> None:
+# -- numbers -----------------------------------------------------------------------------------------
+
+def _number(name: str, zh: str, en: str, fact: str, value: Callable[[dict[str, Any]], int]) -> None:
     """Register a question whose answer is one number of the facts."""
-    def build(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question:
-        return Question(name, "number", {"zh": zh, "en": en}, value(facts), fact)
-    QUESTION_TYPES[name] = build
+    _register(name, _no_subject, lambda facts, snap, subject: Question(name, "number", _prompt(zh, en),
+                                                                       value(facts), fact))
 
 
-_plain_number("trumps_unseen", "外面还有几张主？", "How many trumps are still out?", "trumps.unseen",
-              lambda facts: facts["trumps"]["unseen"])
-_plain_number("trumps_played", "已经出了几张主？", "How many trumps have been played?", "trumps.played",
-              lambda facts: facts["trumps"]["played"])
-_plain_number("constant_trumps_out", "外面还有几张常主（王和级牌）？",
-              "How many jokers and level cards are still out?", "trumps.top",
-              lambda facts: sum(facts["trumps"]["top"].values()))
-_plain_number("attackers_score", "闲家现在有多少分？", "How many points do the attackers have?", "score",
-              lambda facts: facts["score"]["attackers"])
-_plain_number("to_take_over", "闲家还差多少分上台？", "How many more points do the attackers need to take over?",
-              "score", lambda facts: facts["score"]["to_take_over"])
+_number("trumps_unseen", "外面还有几张主？", "How many trumps are still out?", "trumps.unseen",
+        lambda facts: facts["trumps"]["unseen"])
+_number("trumps_played", "已经出了几张主？", "How many trumps have been played?", "trumps.played",
+        lambda facts: facts["trumps"]["played"])
+_number("constant_trumps_out", "外面还有几张常主（王和级牌）？", "How many jokers and level cards are still out?",
+        "trumps.top", lambda facts: sum(facts["trumps"]["top"].values()))
+_number("attackers_score", "闲家现在有多少分？", "How many points do the attackers have?", "score",
+        lambda facts: facts["score"]["attackers"])
+_number("to_take_over", "闲家还差多少分上台？", "How many more points do the attackers need to take over?",
+        "score", lambda facts: facts["score"]["to_take_over"])
 
 
-def _seats_with(name: str, key: str, zh: str, en: str) -> None:
-    """Register a question asking which other seats have a suit listed under `key` (voids, no_pairs)."""
-    def build(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question:
-        suit = rng.choice(list(facts["suits"]))
-        words = SUIT_WORDS[suit]
-        return Question(name, "multi", {"zh": zh.format(words[0]), "en": en.format(words[1])},
-                        [q for q, suits in facts[key].items() if suit in suits], key, suit=suit,
-                        options=_seat_options(snap.seat))
-    QUESTION_TYPES[name] = build
-
-
-_seats_with("voids", "voids", "谁{}绝门了？", "Who is void in {}?")
-_seats_with("no_pairs", "no_pairs", "谁已经表明{}没有对子？", "Who has shown to hold no pair in {}?")
-
-
-def _suit_number(name: str, key: str, zh: str, en: str, field_name: str,
-                 usable: Callable[[dict[str, Any]], bool] = lambda entry: True) -> None:
-    def build(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question | None:
-        suit = _pick_suit(facts, rng, usable)
-        if suit is None:
-            return None
-        words = SUIT_WORDS[suit]
-        return Question(name, "number", {"zh": zh.format(words[0]), "en": en.format(words[1])},
-                        facts["suits"][suit][key], field_name, suit=suit)
-    QUESTION_TYPES[name] = build
+def _suit_number(name: str, key: str, zh: str, en: str, fact: str) -> None:
+    """Register a question whose answer is one number of a suit's facts."""
+    def build(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Question:
+        suit = subject[0]
+        return Question(name, "number", _prompt(zh, en, suit), facts["suits"][suit][key], fact, suit=suit)
+    _register(name, _suits(), build)
 
 
 _suit_number("points_unplayed", "points_unplayed", "{}还剩几分没出？", "How many points of {} are not played yet?",
@@ -156,71 +188,150 @@ _suit_number("suit_played", "played", "{}已经出了几张？", "How many {} ha
 _suit_number("suit_unseen", "unseen", "{}外面还有几张？", "How many {} are still out?", "suits.unseen")
 
 
-@question_type("point_cards_out")
-def _point_cards_out(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question | None:
-    ctx = snap.ctx
-    suit = _pick_suit(facts, rng, lambda entry: entry["points_unplayed"] > 0, side_only=True)
-    if suit is None:
-        return None
-    faces = [str(Card.from_index(f)) for f in ctx.faces_by_suit[("S", "H", "C", "D").index(suit)]
+def _my_cards(facts: dict[str, Any], snap: Snapshot) -> list[list[Subject]]:
+    return [[(suit, name) for suit, entry in facts["suits"].items() for name in entry["higher_than_mine"]]]
+
+
+def _is_boss(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Question:
+    suit, name = subject
+    pretty = Card.parse(name or "").pretty
+    return Question("is_boss", "number",
+                    {"zh": f"比你的{pretty}大的牌外面还有几张？（0 表示它现在最大）",
+                     "en": f"How many cards stronger than your {pretty} are still out? (0: it is the boss)"},
+                    facts["suits"][suit]["higher_than_mine"][name], "suits.higher_than_mine", suit=suit, card=name)
+
+
+_register("is_boss", _my_cards, _is_boss)
+
+
+# -- multi choice ------------------------------------------------------------------------------------
+
+def _big_trumps_out(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Question:
+    top = facts["trumps"]["top"]
+    return Question("big_trumps_out", "multi", _prompt("哪些大主还在外面？", "Which big trumps are still out?"),
+                    [name for name, copies in top.items() if copies >= 1], "trumps.top",
+                    options=[_face_option(name) for name in top])
+
+
+_register("big_trumps_out", _no_subject, _big_trumps_out)
+
+
+def _seats_with(name: str, key: str, zh: str, en: str) -> None:
+    """Register a question asking which other seats have a suit listed under `key` (voids, no_pairs)."""
+    def build(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Question:
+        suit = subject[0]
+        return Question(name, "multi", _prompt(zh, en, suit), [q for q, suits in facts[key].items() if suit in suits],
+                        key, suit=suit, options=_seat_options(snap.seat))
+    _register(name, _suits(), build)
+
+
+_seats_with("voids", "voids", "谁{}绝门了？", "Who is void in {}?")
+_seats_with("no_pairs", "no_pairs", "谁已经表明{}没有对子？", "Who has shown to hold no pair in {}?")
+
+
+def _point_cards_out(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Question:
+    suit = subject[0] or ""
+    faces = [str(Card.from_index(f)) for f in snap.ctx.faces_by_suit[SIDE_SUITS.index(suit)]
              if Card.from_index(f).points]
     unseen = set(facts["suits"][suit]["unseen_cards"])
-    words = SUIT_WORDS[suit]
-    return Question("point_cards_out", "multi", {"zh": f"{words[0]}的哪些分牌还在外面？",
-                                                 "en": f"Which point cards of {words[1]} are still out?"},
+    return Question("point_cards_out", "multi", _prompt("{}的哪些分牌还在外面？", "Which point cards of {} are still out?",
+                                                        suit),
                     [f for f in faces if f in unseen], "suits.points_unseen", suit=suit,
                     options=[_face_option(f) for f in faces])
 
 
-@question_type("live_pairs")
-def _live_pairs(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question | None:
-    suit = _pick_suit(facts, rng, lambda entry: entry["unseen"] >= 2)
-    if suit is None:
-        return None
-    entry = facts["suits"][suit]
-    faces = list(dict.fromkeys(entry["unseen_cards"]))
-    words = SUIT_WORDS[suit]
-    return Question("live_pairs", "multi", {"zh": f"{words[0]}哪些对子还可能在别人手里？",
-                                            "en": f"Which pairs of {words[1]} could another player still hold?"},
-                    entry["live_pairs"], "suits.live_pairs", suit=suit, options=[_face_option(f) for f in faces])
+_register("point_cards_out", _suits(side_only=True), _point_cards_out)
 
 
-@question_type("live_tractor")
-def _live_tractor(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question | None:
-    suit = _pick_suit(facts, rng, lambda entry: entry["unseen"] >= 4)
-    if suit is None:
-        return None
-    words = SUIT_WORDS[suit]
-    return Question("live_tractor", "single", {"zh": f"别人还可能有{words[0]}拖拉机吗？",
-                                               "en": f"Could another player still hold a tractor in {words[1]}?"},
-                    "yes" if facts["suits"][suit]["live_tractors"] else "no", "suits.live_tractors", suit=suit,
-                    options=YES_NO)
+def _unseen_faces(facts: dict[str, Any], suit: str) -> list[dict[str, Any]]:
+    return [_face_option(f) for f in dict.fromkeys(facts["suits"][suit]["unseen_cards"])]
 
 
-@question_type("top_in_play")
-def _top_in_play(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question | None:
-    suit = _pick_suit(facts, rng, lambda entry: bool(entry["top_in_play"]))
-    if suit is None:
-        return None
-    entry = facts["suits"][suit]
-    faces = list(dict.fromkeys([f for f in entry["unseen_cards"]] + list(entry["higher_than_mine"])))
-    faces.sort(key=lambda name: snap.ctx.sort_key[Card.parse(name).index])
-    words = SUIT_WORDS[suit]
-    return Question("top_in_play", "multi", {"zh": f"{words[0]}现在最大的是哪张？", "en": f"What is the biggest {words[1]} left?"},
-                    entry["top_in_play"], "suits.top_in_play", suit=suit, options=[_face_option(f) for f in faces])
+def _live_pairs(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Question:
+    suit = subject[0] or ""
+    return Question("live_pairs", "multi", _prompt("{}哪些对子还可能在别人手里？",
+                                                   "Which pairs of {} could another player still hold?", suit),
+                    facts["suits"][suit]["live_pairs"], "suits.live_pairs", suit=suit,
+                    options=_unseen_faces(facts, suit))
 
 
-@question_type("is_boss")
-def _is_boss(facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question | None:
-    mine = [(suit, name, count) for suit, entry in facts["suits"].items() for name, count in entry["higher_than_mine"].items()]
-    if not mine:
-        return None
-    suit, name, count = rng.choice(mine)
-    pretty = Card.parse(name).pretty
-    return Question("is_boss", "single", {"zh": f"你的{pretty}现在是最大的吗？", "en": f"Is your {pretty} the boss now?"},
-                    "yes" if count == 0 else "no", "suits.higher_than_mine", suit=suit, card=name, options=YES_NO)
+_register("live_pairs", _suits(lambda entry: entry["unseen"] >= 2), _live_pairs)
 
 
-def make_question(kind: str, facts: dict[str, Any], snap: Snapshot, rng: random.Random) -> Question | None:
-    """A question of type `kind` at this position, or None when it does not apply here."""
-    return QUESTION_TYPES[kind](facts, snap, rng)
+def _live_tractor(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Question:
+    suit = subject[0] or ""
+    return Question("live_tractor", "multi", _prompt("{}哪些对子还可能连成别人的拖拉机？",
+                                                     "Which pairs of {} could still make another player's tractor?",
+                                                     suit),
+                    [face for run in facts["suits"][suit]["live_tractors"] for face in run], "suits.live_tractors",
+                    suit=suit, options=_unseen_faces(facts, suit))
+
+
+_register("live_tractor", _suits(lambda entry: entry["unseen"] >= 4), _live_tractor)
+
+
+# -- single choice -----------------------------------------------------------------------------------
+
+def strength_classes(snap: Snapshot, suit: str) -> list[list[str]]:
+    """The faces of a suit grouped by strength, strongest first (the off-suit level cards are one group)."""
+    ctx = snap.ctx
+    groups: list[list[str]] = []
+    last = None
+    for face in ctx.faces_by_suit[SUIT_NAMES.index(suit)]:
+        if ctx.strength[face] != last:
+            groups.append([])
+            last = ctx.strength[face]
+        groups[-1].append(str(Card.from_index(face)))
+    return groups
+
+
+def _top_in_play(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Question:
+    suit = subject[0] or ""
+    top = facts["suits"][suit]["top_in_play"][0]
+    classes = strength_classes(snap, suit)
+    options = [{"value": "/".join(group), "label": {"zh": "/".join(Card.parse(f).pretty for f in group),
+                                                    "en": "/".join(Card.parse(f).pretty for f in group)}}
+               for group in classes]
+    answer = next("/".join(group) for group in classes if top in group)
+    return Question("top_in_play", "single", _prompt("{}现在最大的是哪张？", "What is the biggest {} left?", suit),
+                    answer, "suits.top_in_play", suit=suit, options=options)
+
+
+_register("top_in_play", _suits(lambda entry: bool(entry["top_in_play"])), _top_in_play)
+
+
+# -- asking ------------------------------------------------------------------------------------------
+
+def informative(question: Question, trivial: Question) -> bool:
+    """True when `question`'s answer is not the trivial one: not `trivial`'s answer (the same question
+    at the opening), and for a multi choice neither none nor every option."""
+    if question.kind == "multi":
+        answer = set(question.answer)
+        return answer != set(trivial.answer) and bool(answer) and answer != {o["value"] for o in question.options}
+    return question.answer != trivial.answer
+
+
+def make_question(kind: str, facts: dict[str, Any], snap: Snapshot, rng: random.Random,
+                  opening: dict[str, Any] | None = None) -> Question | None:
+    """A question of type `kind` at this position, or None when it does not apply here. With `opening`
+    (the same seat's facts at the opening of play) only an informative one: the first tier of subjects
+    with an informative subject, one of them drawn by `rng`. A single choice's options come in an
+    order shuffled by `rng`, so the answer's place says nothing."""
+    qtype = QUESTION_TYPES[kind]
+    for tier in qtype.subjects(facts, snap):
+        questions = [qtype.build(facts, snap, subject) for subject in tier]
+        if opening is not None:
+            questions = [q for q, subject in zip(questions, tier, strict=True)
+                         if informative(q, qtype.build(opening, snap, subject))]
+        if questions:
+            question = rng.choice(questions)
+            if question.kind == "single":
+                question = replace(question, options=rng.sample(question.options, len(question.options)))
+            return question
+    return None
+
+
+def trivial_question(question: Question, opening: dict[str, Any], snap: Snapshot) -> Question:
+    """The same question answered as a player who tracked nothing would: at the opening of play
+    (`opening`, the same seat's facts at 1.0)."""
+    return QUESTION_TYPES[question.type].build(opening, snap, (question.suit, question.card))

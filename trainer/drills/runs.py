@@ -20,12 +20,13 @@ from trainer.drills.definitions import DRILLS_DIR, Drill
 from trainer.drills.questions import Question, make_question
 from trainer.records import DealRecord, Position
 from trainer.tracking.facts import facts_json
-from trainer.tracking.tracker import PlayEvent, Snapshot, tracker_for
+from trainer.tracking.tracker import PlayEvent, Snapshot, public_events, tracker_for
 
 __all__ = [
     "DRILLS_DIR",
     "Asked",
     "RunPlan",
+    "informative_at",
     "plan_run",
     "position_after",
     "question_at",
@@ -43,10 +44,22 @@ class RunPlan:
 
 
 def plan_run(drill: Drill, record: DealRecord, seed: int) -> RunPlan:
-    """The viewer seat (`Drill.choose_viewer`) and the checkpoints (`Drill.checkpoints_for`) for `seed`."""
+    """The viewer seat (`Drill.choose_viewer`) and the checkpoints (`Drill.checkpoints_for`) for `seed`,
+    without those where none of the drill's question types is informative (`informative_at`)."""
     rng = random.Random(seed)
     seat = drill.choose_viewer(record, rng)
-    return RunPlan(seat, drill.checkpoints_for(record, rng))
+    events = list(public_events(record))
+    opening = facts_json(snapshot_after(record, seat, 0, events), str(position_after(record, 0)))
+    return RunPlan(seat, [plays for plays in drill.checkpoints_for(record, rng)
+                          if informative_at(drill, record, seat, plays, events, opening)])
+
+
+def informative_at(drill: Drill, record: DealRecord, seat: int, plays: int, events: Sequence[PlayEvent],
+                   opening: dict[str, Any]) -> bool:
+    """True when some question type of the drill has an informative question after `plays` plays."""
+    snap = snapshot_after(record, seat, plays, events)
+    facts = facts_json(snap, str(position_after(record, plays)))
+    return any(make_question(kind, facts, snap, random.Random(0), opening) for kind in drill.questions)
 
 
 def total_plays(record: DealRecord) -> int:
@@ -89,18 +102,22 @@ class Asked:
 def question_at(drill: Drill, record: DealRecord, seat: int, plays: int, seed: int, index: int,
                 events: Sequence[PlayEvent], snap: Snapshot | None = None) -> Asked:
     """The question at checkpoint `index` (after `plays` plays): a type drawn by the drill's weights
-    from a generator seeded by (seed, index); when that type does not apply here, the drill's other
-    types by weight (heaviest first), then `trumps_unseen`, which always applies. `snap` is what
-    `seat` knows then, when the caller has it (`snapshot_after`)."""
+    from a generator seeded by (seed, index); when that type has no informative question here (one
+    whose answer is not the opening's, `questions.informative`), the drill's other types by weight
+    (heaviest first); when none has, `trumps_unseen` as it is. `snap` is what `seat` knows then, when
+    the caller has it (`snapshot_after`)."""
     position = position_after(record, plays)
     if snap is None:
         snap = snapshot_after(record, seat, plays, events)
     facts = facts_json(snap, str(position))
+    opening = facts_json(snapshot_after(record, seat, 0, events), str(position_after(record, 0)))
     rng = random.Random(f"{seed}:{index}")
     picked = drill.pick_type(rng)
     others = sorted((kind for kind in drill.questions if kind != picked), key=lambda k: (-drill.questions[k], k))
-    for kind in [picked, *others, "trumps_unseen"]:
-        question = make_question(kind, facts, snap, rng)
+    for kind in [picked, *others]:
+        question = make_question(kind, facts, snap, rng, opening)
         if question is not None:
             return Asked(question, snap, facts, position)
-    raise AssertionError("trumps_unseen always applies")
+    fallback = make_question("trumps_unseen", facts, snap, rng)
+    assert fallback is not None, "trumps_unseen always applies"
+    return Asked(fallback, snap, facts, position)

@@ -1,0 +1,171 @@
+"""Questions that cannot be gamed: a checkpoint asks only informative questions (the answer is not
+what a player who tracked nothing would give), a single choice's answer sits anywhere among its
+options, and the voids checkpoint after a ruff asks about the suit ruffed."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import cache
+
+import pytest
+
+from trainer.bots.generate import generate_records
+from trainer.drills.definitions import load_drills, moment_position
+from trainer.drills.questions import (
+    QUESTION_TYPES,
+    Question,
+    informative,
+    make_question,
+    strength_classes,
+    trivial_question,
+)
+from trainer.drills.runs import plan_run, position_after, question_at, snapshot_after, total_plays
+from trainer.drills.survey import survey
+from trainer.engine.cards import Card
+from trainer.engine.rules import Rules
+from trainer.engine.trump import TRUMP
+from trainer.records import DealRecord, parse_record
+from trainer.tracking.facts import facts_json, top_faces
+from trainer.tracking.tracker import public_events
+
+DRILLS = load_drills()
+
+
+@cache
+def deals(count: int = 12) -> list[DealRecord]:
+    """Bot-played deals, the same every run."""
+    return [parse_record(r) for r in generate_records(Rules.parse("standard"), 2026, count)]
+
+
+def opening_of(record: DealRecord, seat: int, events: list) -> dict:
+    return facts_json(snapshot_after(record, seat, 0, events), "1.0")
+
+
+def expected_trivial(kind: str, record: DealRecord, seat: int, question) -> object:
+    """The trivial answer of tracking.md's opening, worked out from the seat's own hand alone (not the
+    tracker), for a seat that is not the banker."""
+    ctx = record.ctx
+    hand = Counter(c.index for c in record.playing_hands()[seat])
+    decks = record.rules.decks
+    out = {f: decks - hand[f] for f in range(54)}
+    if question.suit is not None:
+        suit_faces = ctx.faces_by_suit[("S", "H", "C", "D", "trump").index(question.suit)]
+    trumps = ctx.faces_by_suit[TRUMP]
+    return {
+        "trumps_played": 0, "suit_played": 0, "attackers_score": 0,
+        "to_take_over": 80,
+        "trumps_unseen": lambda: sum(out[f] for f in trumps),
+        "constant_trumps_out": lambda: sum(out[f] for f in top_faces(ctx)),
+        "suit_unseen": lambda: sum(out[f] for f in suit_faces),
+        "points_unseen": lambda: sum(out[f] * Card.from_index(f).points for f in suit_faces),
+        "points_unplayed": lambda: sum(decks * Card.from_index(f).points for f in suit_faces),
+        "voids": [], "no_pairs": [],
+        "big_trumps_out": lambda: [o["value"] for o in question.options if out[Card.parse(o["value"]).index]],
+        "point_cards_out": lambda: [o["value"] for o in question.options if out[Card.parse(o["value"]).index]],
+        "live_pairs": lambda: [str(Card.from_index(f)) for f in suit_faces if out[f] >= 2],
+        "live_tractor": None,
+        "top_in_play": lambda: "/".join(strength_classes_of(record, question.suit)[0]),
+        "is_boss": lambda: sum(out[f] for f in suit_faces
+                               if ctx.strength[f] > ctx.strength[Card.parse(question.card).index]),
+    }[kind]
+
+
+def strength_classes_of(record: DealRecord, suit: str) -> list[list[str]]:
+    return strength_classes(snapshot_after(record, 0, 0, list(public_events(record))), suit)
+
+
+@pytest.mark.parametrize("kind", sorted(QUESTION_TYPES))
+def test_every_asked_question_is_informative_and_its_trivial_answer_is_the_openings(kind) -> None:
+    asked = 0
+    for record in deals()[:6]:
+        events = list(public_events(record))
+        seat = (record.banker + 1) % 4
+        opening = opening_of(record, seat, events)
+        for plays in range(4, total_plays(record), 6):
+            snap = snapshot_after(record, seat, plays, events)
+            facts = facts_json(snap, str(position_after(record, plays)))
+            question = make_question(kind, facts, snap, random.Random(plays), opening)
+            if question is None:
+                continue
+            asked += 1
+            trivial = trivial_question(question, opening, snap)
+            assert informative(question, trivial)
+            assert question.answer != trivial.answer
+            if question.kind == "multi":
+                assert question.answer and set(question.answer) != {o["value"] for o in question.options}
+            expected = expected_trivial(kind, record, seat, trivial)
+            if expected is not None:
+                expected = expected() if callable(expected) else expected
+                same = set(trivial.answer) == set(expected) if question.kind == "multi" else trivial.answer == expected
+                assert same, (kind, trivial.answer, expected)
+    assert asked, f"{kind} was never informative"
+
+
+def test_the_drills_trivial_share_is_below_ten_percent_for_every_type() -> None:
+    tallies = survey(DRILLS.values(), deals(), runs=1)
+    assert set(tallies) == set(QUESTION_TYPES)
+    for kind, tally in tallies.items():
+        assert tally.trivial_share < 0.10, (kind, tally)
+
+
+def test_a_single_choice_answer_sits_anywhere_among_its_options() -> None:
+    tallies = survey([DRILLS["top-cards"]], deals(), runs=2)
+    positions = tallies["top_in_play"].positions
+    total = sum(positions.values())
+    assert total >= 30
+    assert positions[0] / total < 0.25 and max(positions.values()) / total < 0.3
+    assert len(positions) >= 8
+
+
+def test_single_choices_are_one_answer_questions_with_the_suits_ranks_as_options() -> None:
+    record = deals()[0]
+    events = list(public_events(record))
+    drill = DRILLS["top-cards"]
+    seen = 0
+    for seed in range(40):
+        plan = plan_run(drill, record, seed)
+        for index, plays in enumerate(plan.checkpoints):
+            question = question_at(drill, record, plan.seat, plays, seed, index, events).question
+            assert question == question_at(drill, record, plan.seat, plays, seed, index, events).question
+            if question.type == "top_in_play":
+                seen += 1
+                assert question.kind == "single"
+                classes = strength_classes_of(record, question.suit)
+                assert sorted(o["value"] for o in question.options) == sorted("/".join(c) for c in classes)
+                assert question.answer != "/".join(classes[0])
+            assert question.kind in ("number", "single", "multi")
+    assert seen
+
+
+def test_the_voids_checkpoint_after_a_ruff_asks_about_the_suit_ruffed() -> None:
+    drill = DRILLS["voids"]
+    checked = 0
+    for number, record in enumerate(deals()):
+        events = list(public_events(record))
+        ruff = moment_position(record, "first_ruff")
+        if ruff is None:
+            continue
+        trick_plays, count = None, 0
+        for trick in record.tricks:
+            if count + len(trick.plays) >= ruff:
+                trick_plays = trick
+                break
+            count += len(trick.plays)
+        ruffer = (trick_plays.leader + ruff - count - 1) % 4
+        led = record.ctx.suit_of[trick_plays.plays[0][0].index]
+        for seed in range(number * 10, number * 10 + 10):
+            plan = plan_run(drill, record, seed)
+            if plan.seat == ruffer or ruff not in plan.checkpoints:
+                continue
+            index = plan.checkpoints.index(ruff)
+            question = question_at(drill, record, plan.seat, ruff, seed, index, events).question
+            assert question.suit == ("S", "H", "C", "D")[led]
+            if question.type == "voids":
+                assert str(ruffer) in question.answer
+                checked += 1
+    assert checked >= 5
+
+
+def test_a_question_has_one_of_three_answer_kinds() -> None:
+    with pytest.raises(ValueError, match="answer kind 'checkbox'"):
+        Question("voids", "checkbox", {"zh": "", "en": ""}, [], "voids")
