@@ -216,7 +216,7 @@ DECIDING_LINES = [  # (the line of trainer.drills.explain, in Chinese, in Englis
     ("20 (K♠ K♠) + 5 (5♠) = 25", "20（K♠ K♠） + 5（5♠） = 25", "20 (K♠ K♠) + 5 (5♠) = 25"),
     ("1 × 大王 + 2 × 2♥ = 3", "1 × 大王 + 2 × 2♥ = 3", "1 × 大王 + 2 × 2♥ = 3"),
     ("Void in ♠: seat 1, seat 3", "♠绝门：下家、上家", "Void in ♠: Next (下家), Previous (上家)"),
-    ("Yes — no card higher than J♠ is out", "是——比J♠大的牌外面都没有了", "Yes — no card higher than J♠ is out"),
+    ("Yes — no card higher than J♠ is out: 0", "是——比J♠大的牌外面都没有了: 0", "Yes — no card higher than J♠ is out: 0"),
     ("The biggest trump left: 大王", "主牌现在最大的：大王", "The biggest trumps left: 大王"),
     ("no trump played yet: 0", "还没有出过主：0", "no trump played yet: 0"),
 ]

@@ -187,17 +187,15 @@ def _is_boss(question: Question, where: _Where) -> list[str]:
     face = Card.parse(question.card or "").index
     higher = _higher(where, face)
     out = [f for f in higher if where.snap.unseen[f]]
-    if out:
-        lines = [f"No — {Card.from_index(out[0]).pretty} is still out: {where.copies(out[0])}"]
-        if out[1:]:
-            lines.append(f"also higher and still out: {pretty_cards(Card.from_index(f) for f in out[1:])}")
-        return lines
-    lines = [f"Yes — no card higher than {Card.from_index(face).pretty} is out"]
-    return lines + [f"{Card.from_index(f).pretty}: {where.copies(f)}" for f in higher]
+    if not out:
+        return ([f"Yes — no card higher than {Card.from_index(face).pretty} is out: 0"]
+                + [f"{Card.from_index(f).pretty}: {where.copies(f)}" for f in higher])
+    return [f"No — {Card.from_index(out[0]).pretty} is still out: {where.copies(out[0])}",
+            sum_line([(where.snap.unseen[f], f"({Card.from_index(f).pretty})") for f in out])]
 
 
 def _top_in_play(question: Question, where: _Where) -> list[str]:
-    best = [Card.parse(name).index for name in question.answer]
+    best = [Card.parse(name).index for name in str(question.answer).split("/")]  # one option: a strength class
     if not best:
         return []
     return ([f"The biggest {SUIT_LABEL[question.suit or '']} left: {pretty_cards(Card.from_index(f) for f in best)}"]

@@ -238,10 +238,8 @@ def _decisive(line: str, viewer: int) -> str | None:
         return _("%(card)s is gone: %(copies)s", card=m.group(1), copies=_copies(m.group(2)) or m.group(2))
     if (m := match(r"(\S+): (.*)")) and (copies := _copies(m.group(2))) is not None:
         return _("%(card)s: %(copies)s", card=m.group(1), copies=copies)
-    if m := match(r"also higher and still out: (.*)"):
-        return _("also higher and still out: %(cards)s", cards=m.group(1))
-    if m := match(r"Yes — no card higher than (\S+) is out"):
-        return _("Yes — no card higher than %(card)s is out", card=m.group(1))
+    if m := match(r"Yes — no card higher than (\S+) is out: 0"):
+        return _("Yes — no card higher than %(card)s is out", card=m.group(1)) + ": 0"
     if m := match(r"The biggest (\S+) left: (.*)"):
         return _("The biggest %(suit)s left: %(cards)s", suit=_suit_word(m.group(1), adjective=False), cards=m.group(2))
     if m := match(r"Pairs that could still be out: (.*)"):
