@@ -235,33 +235,60 @@ def _illegal_record() -> tuple[dict[str, Any], str]:
     raise AssertionError("the record should be illegal")
 
 
+ERROR = re.compile(r'<p class="error" role="alert">(.*?)</p>', re.S)
+DETAIL = re.compile(r'<details class="detail"><summary>[^<]*</summary><p lang="en">(.*?)</p></details>', re.S)
+
+
+def _refusal(page: str) -> tuple[str, str | None]:
+    """The import form's refusal as shown, and the engine's own words under it (when there are some)."""
+    text = page.replace("&#39;", "'").replace("&#34;", '"')
+    detail = DETAIL.search(text)
+    return ERROR.search(text).group(1), detail.group(1) if detail else None
+
+
 @pytest.mark.parametrize("case", ["not json", "not utf-8", "empty array", "not a record", "wrong format",
-                                  "illegal play", "bad id", "one bad in an array"])
+                                  "illegal play", "bad id", "one bad in an array", "unknown preset", "missing field"])
 def test_bad_uploads_are_refused_in_words(app, alice, case: str) -> None:
     illegal, reason = _illegal_record()
-    content, expected = {
-        "not json": (b"{'single': 'quotes'}", "不是合法的 JSON：第 1 行第 2 列"),
-        "not utf-8": ("记牌".encode("gbk"), "文件不是 UTF-8 文本"),
-        "empty array": (b"[]", "文件里没有牌局"),
-        "not a record": (b'"a string"', "a deal record must be a JSON object"),
-        "wrong format": (json.dumps(_record() | {"format": "jipai-deal/9"}).encode(), "format must be"),
-        "illegal play": (json.dumps(illegal).encode(), reason),
-        "bad id": (json.dumps(_record() | {"id": "../../etc/passwd"}).encode(), "不是 1–64 个字母"),
-        "one bad in an array": (json.dumps([_record(1), illegal]).encode(), f"第 2 局：{reason}"),
+    content, expected, engine = {
+        "not json": (b"{'single': 'quotes'}", "不是合法的 JSON：第 1 行第 2 列", None),
+        "not utf-8": ("记牌".encode("gbk"), "文件不是 UTF-8 文本", None),
+        "empty array": (b"[]", "文件里没有牌局", None),
+        "not a record": (b'"a string"', "这不是有效的牌局记录", "a deal record must be a JSON object"),
+        "wrong format": (json.dumps(_record() | {"format": "jipai-deal/9"}).encode(), "记录中的格式有误",
+                         "format must be"),
+        "illegal play": (json.dumps(illegal).encode(), "第 3 墩：", reason),
+        "bad id": (json.dumps(_record() | {"id": "../../etc/passwd"}).encode(), "不是 1–64 个字母", None),
+        "one bad in an array": (json.dumps([_record(1), illegal]).encode(), "第 2 局：第 3 墩：", reason),
+        "unknown preset": (json.dumps(_record() | {"rules": "pinochle"}).encode(), "记录中的规则有误",
+                           "unknown rules preset 'pinochle'"),
+        "missing field": (json.dumps({k: v for k, v in _record().items() if k != "kitty"}).encode(),
+                          "记录缺少底牌", "missing field 'kitty'"),
     }[case]
     for headers in ({}, HX):
         response = _upload(alice, content, headers=headers)
         assert response.status_code == 422
         assert ("<html" in response.text) == (not headers)
-        assert "一局也没有导入" in response.text and expected in response.text.replace("&#39;", "'")
+        error, detail = _refusal(response.text)
+        assert error.startswith("一局也没有导入：") and expected in error, error
         assert "Traceback" not in response.text
+        if engine is None:
+            assert detail is None
+        else:  # the rules engine's own English words, under the refusal in the page's language
+            assert engine in detail and engine not in error
+            assert re.search(r"[A-Za-z]{3,}", error.removeprefix("一局也没有导入：")) is None, error
     assert all(deal.owner_id is None for deal in _stored(app))
 
 
 def test_an_illegal_play_names_trick_and_seat(alice) -> None:
     illegal, reason = _illegal_record()
     assert reason.startswith("trick 3, seat ")
-    assert reason in _upload(alice, json.dumps(illegal)).text.replace("&#39;", "'")
+    seat = int(reason.removeprefix("trick 3, seat ").split(":")[0])
+    error, detail = _refusal(_upload(alice, json.dumps(illegal)).text)
+    assert error == f"一局也没有导入：第 3 墩：{seat} 号位的出牌不合规则" and detail == reason
+    alice.post("/lang", data={"lang": "en"})
+    error, detail = _refusal(_upload(alice, json.dumps(illegal)).text)
+    assert error == f"Nothing was imported: trick 3: seat {seat} plays against the rules" and detail == reason
 
 
 def test_import_without_a_file(alice) -> None:
@@ -342,8 +369,8 @@ def test_botzone_converter_message_reaches_the_page(alice, monkeypatch: pytest.M
         raise ValueError("the log has no hand for seat 2")
 
     monkeypatch.setattr("trainer.imports.botzone.convert_log", convert_log)
-    response = _upload(alice, b"[]", kind="botzone")
-    assert "一局也没有导入：the log has no hand for seat 2" in response.text
+    error, detail = _refusal(_upload(alice, b"[]", kind="botzone").text)
+    assert error == "一局也没有导入：无法读取这份 Botzone 对局记录" and detail == "the log has no hand for seat 2"
 
 
 # -- export and replay -------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from trainer.tracking.tracker import public_events, track
 from trainer.web.models import Attempt
 
 from .drilling import HX, attempts, drive, expected_question, position_after, run_row, session, start, statements
+from .pages import visible_text
 
 REVIEW_LINK = re.compile(r'href="/review/(\d+)"')
 
@@ -109,7 +110,7 @@ def test_a_mistake_shows_the_deal_at_that_moment(app, alice, mistakes) -> None:
         len(t.plays) for t in load_deal(app, attempt).tricks[:trick - 1]) + plays
     assert history.count('<li class="wins">') == trick - (1 if plays < 4 else 0)
     question = attempt.question
-    assert question["prompt"]["zh"] in page.text
+    assert question["prompt"]["zh"] in visible_text(page.text)
     assert 'class="expected"' in page.text and 'class="given"' in page.text
     assert 'class="relevant"' in page.text
     assert page.text.count('<ul class="explain">') >= 8  # the fact asked, then every row of the facts table
