@@ -11,12 +11,14 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from trainer.bots.generate import generate_records
-from trainer.engine.rules import Rules
+from trainer.engine.rules import PRESETS, Rules
 from trainer.records import parse_record, record_id, replay, verify_summary
+from trainer.web.display import PRESET_LABELS, SOURCE_LABELS
 from trainer.web.models import Deal
 
 from .conftest import Accounts
 from .drilling import attempts, drive, start, statements
+from .pages import visible_text
 
 HX = {"HX-Request": "true"}
 DEAL_LINK = re.compile(r'href="/deals/([0-9a-f]{16})"')
@@ -138,6 +140,24 @@ def test_generate_with_htmx_answers_the_form_fragment(alice) -> None:
     assert response.status_code == 200 and "<html" not in response.text
     assert response.text.lstrip().startswith('<form id="generate-form"')
     assert "你的牌库新增 1 局" in response.text and len(_ids(response.text)) == 1
+
+
+def _generate_choice(page: str) -> tuple[str, str]:
+    """The preset chosen in the generate form, and the count typed in it."""
+    form = page[page.index('<form id="generate-form"'):]
+    preset = re.search(r'<select id="rules"[^>]*>.*?<option selected value="([^"]+)"', form, re.S).group(1)
+    return preset, re.search(r'<input id="count"[^>]*value="(\d+)"', form).group(1)
+
+
+def test_the_generate_form_keeps_the_chosen_preset(alice) -> None:
+    assert _generate_choice(alice.get("/deals/new").text) == ("standard", "4")
+    fragment = alice.post("/deals/generate", data={"rules": "competition", "count": "2"}, headers=HX)
+    assert "你的牌库新增 2 局" in fragment.text and _generate_choice(fragment.text) == ("competition", "2")
+    assert _generate_choice(alice.get("/deals/new").text) == ("competition", "2")
+    assert alice.post("/deals/generate", data={"rules": "fixed-twos", "count": "1"}).status_code == 303
+    assert _generate_choice(alice.get("/deals/new").text) == ("fixed-twos", "1")
+    refused = alice.post("/deals/generate", data={"rules": "competition", "count": "21"}, headers=HX)
+    assert refused.status_code == 422 and _generate_choice(refused.text) == ("competition", "21")
 
 
 @pytest.mark.parametrize("data", [{"rules": "standard", "count": "0"}, {"rules": "standard", "count": "21"},
@@ -364,13 +384,17 @@ def test_botzone_errors_are_shown_in_words(app, alice) -> None:
     assert all(deal.owner_id is None for deal in _stored(app))
 
 
-def test_botzone_converter_message_reaches_the_page(alice, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("reason", "shown"), [
+    ("the log has no hand for seat 2", "无法读取这份 Botzone 对局记录"),
+    ("the log breaks the botzone rules: trick 4, seat 1: does not hold 大王", "这份对局记录不符合 Botzone 规则")])
+def test_botzone_converter_message_reaches_the_page(alice, monkeypatch: pytest.MonkeyPatch, reason: str,
+                                                    shown: str) -> None:
     def convert_log(data: object) -> list[dict[str, Any]]:
-        raise ValueError("the log has no hand for seat 2")
+        raise ValueError(reason)
 
     monkeypatch.setattr("trainer.imports.botzone.convert_log", convert_log)
     error, detail = _refusal(_upload(alice, b"[]", kind="botzone").text)
-    assert error == "一局也没有导入：无法读取这份 Botzone 对局记录" and detail == "the log has no hand for seat 2"
+    assert error == f"一局也没有导入：{shown}" and detail == reason
 
 
 # -- export and replay -------------------------------------------------------------------------------
@@ -434,6 +458,17 @@ def test_deal_page_names_seats_from_a_viewer(app, alice) -> None:
     assert 'name="seat" value="1"' in fragment
 
 
+def test_deal_page_names_the_banker_from_the_chosen_seat(app, alice) -> None:
+    for deal in _stored(app):
+        def banker_shown(query: str) -> str:
+            page = alice.get(f"/deals/{deal.id}{query}").text
+            return re.search(r"<dt>庄家</dt><dd>(.*?)</dd>", page).group(1)
+
+        assert banker_shown("") == f"{deal.banker} 号位"
+        for viewer in range(4):
+            assert banker_shown(f"?seat={viewer}") == ("自己", "下家", "对家", "上家")[(deal.banker - viewer) % 4]
+
+
 def test_deal_page_clamps_the_trick_number(app, alice) -> None:
     deal = _stored(app)[0]
     assert "第 1 墩" in alice.get(f"/deals/{deal.id}?trick=-4", headers=HX).text
@@ -450,6 +485,39 @@ def test_an_unfinished_deal(app, alice) -> None:
     page = alice.get(f"/deals/{deal.id}?trick=5")
     assert page.status_code == 200 and "还没出牌" in page.text and "这局没有打完" in page.text
     assert len(_ids(alice.get("/deals?complete=no").text)) == 1
+
+
+# -- names in the page's language -------------------------------------------------------------------
+
+ENGLISH_NAMES = [*PRESETS, *(str(label) for label in PRESET_LABELS.values()), *SOURCE_LABELS,
+                 *(str(label) for label in SOURCE_LABELS.values())]
+"""The presets' and sources' keys and English names; a Chinese page shows none of them."""
+
+
+def test_chinese_pages_name_presets_and_sources_in_chinese(app, alice, monkeypatch: pytest.MonkeyPatch) -> None:
+    botzone = _record(3, "botzone") | {"source": {"kind": "botzone"}}
+    monkeypatch.setattr("trainer.imports.botzone.convert_log", lambda data: [botzone])
+    assert _upload(alice, "[]", kind="botzone").status_code == 303
+    imported = {key: value for key, value in _record(4, "competition").items() if key != "source"}
+    assert _upload(alice, json.dumps(imported)).status_code == 303
+    assert alice.post("/deals/generate", data={"rules": "fixed-twos", "count": "1"}).status_code == 303
+    deals = _stored(app)
+    assert {deal.source_kind for deal in deals} == {"generated", "import", "botzone"}
+    assert {"standard", "competition", "fixed-twos", "botzone"} <= {deal.rules for deal in deals}
+    pages = ["/", "/deals", "/deals?whose=mine", "/deals/new", *(f"/deals/{deal.id}" for deal in deals)]
+    for path in pages:
+        for headers in ({}, HX):
+            text = visible_text(alice.get(path, headers=headers).text)
+            found = [name for name in ENGLISH_NAMES if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)]
+            assert found == [], (path, headers)
+    listing = visible_text(alice.get("/deals").text)
+    for chinese in ("标准规则", "比赛规则", "2 为常主", "Botzone 规则", "机器人对局", "导入", "Botzone 对局"):
+        assert chinese in listing, chinese
+    alice.post("/lang", data={"lang": "en"})
+    listing = visible_text(alice.get("/deals").text)
+    for english in ("Standard rules", "Competition rules", "Twos always trump", "Botzone rules", "played by bots",
+                    "imported", "Botzone match"):
+        assert english in listing, english
 
 
 # -- isolation ---------------------------------------------------------------------------------------
