@@ -145,7 +145,7 @@ def test_generate_with_htmx_answers_the_form_fragment(alice) -> None:
 def _generate_choice(page: str) -> tuple[str, str]:
     """The preset chosen in the generate form, and the count typed in it."""
     form = page[page.index('<form id="generate-form"'):]
-    preset = re.search(r'<select id="rules"[^>]*>.*?<option selected value="([^"]+)"', form, re.S).group(1)
+    preset = re.search(r'<select id="rules"[^>]*>.*?<option selected value="([^"]+)"', form, re.DOTALL).group(1)
     return preset, re.search(r'<input id="count"[^>]*value="(\d+)"', form).group(1)
 
 
@@ -255,8 +255,8 @@ def _illegal_record() -> tuple[dict[str, Any], str]:
     raise AssertionError("the record should be illegal")
 
 
-ERROR = re.compile(r'<p class="error" role="alert">(.*?)</p>', re.S)
-DETAIL = re.compile(r'<details class="detail"><summary>[^<]*</summary><p lang="en">(.*?)</p></details>', re.S)
+ERROR = re.compile(r'<p class="error" role="alert">(.*?)</p>', re.DOTALL)
+DETAIL = re.compile(r'<details class="detail"><summary>[^<]*</summary><p lang="en">(.*?)</p></details>', re.DOTALL)
 
 
 def _refusal(page: str) -> tuple[str, str | None]:
@@ -459,14 +459,14 @@ def test_deal_page_names_seats_from_a_viewer(app, alice) -> None:
 
 
 def test_deal_page_names_the_banker_from_the_chosen_seat(app, alice) -> None:
-    for deal in _stored(app):
-        def banker_shown(query: str) -> str:
-            page = alice.get(f"/deals/{deal.id}{query}").text
-            return re.search(r"<dt>庄家</dt><dd>(.*?)</dd>", page).group(1)
+    def banker_shown(deal: Deal, query: str) -> str:
+        page = alice.get(f"/deals/{deal.id}{query}").text
+        return re.search(r"<dt>庄家</dt><dd>(.*?)</dd>", page).group(1)
 
-        assert banker_shown("") == f"{deal.banker} 号位"
+    for deal in _stored(app):
+        assert banker_shown(deal, "") == f"{deal.banker} 号位"
         for viewer in range(4):
-            assert banker_shown(f"?seat={viewer}") == ("自己", "下家", "对家", "上家")[(deal.banker - viewer) % 4]
+            assert banker_shown(deal, f"?seat={viewer}") == ("自己", "下家", "对家", "上家")[(deal.banker - viewer) % 4]
 
 
 def test_deal_page_clamps_the_trick_number(app, alice) -> None:

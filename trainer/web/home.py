@@ -13,8 +13,8 @@ from sqlmodel import col, func, select
 
 from trainer.web.db import get_session
 from trainer.web.display import as_card_view, preset_label, source_label, text_parts, trump_short
-from trainer.web.messages import upload_limit_kb
 from trainer.web.drills import ACTIVE, drills, lang
+from trainer.web.messages import upload_limit_kb
 from trainer.web.models import Attempt, Deal, DrillRun
 from trainer.web.responses import go, render_page, safe_next
 
