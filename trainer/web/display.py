@@ -33,11 +33,6 @@ class CardView:
     colour: str
     css: str
 
-    @property
-    def title(self) -> str:
-        """The card's name (the tile's tooltip)."""
-        return self.name
-
 
 def joker_name(big: bool) -> str:
     """大王 / 小王 (Big Joker / Small Joker in English)."""
