@@ -199,3 +199,15 @@ def test_every_explanation_line_is_translated(app, lang) -> None:
                         if lang == "zh":
                             assert not ENGLISH.search(line), line
     assert lines_seen > 1000
+
+
+def test_cards_named_in_a_mistake_are_coloured(alice, mistakes) -> None:
+    page = alice.get(f"/review/{mistakes[-1].id}").text
+    facts = page[page.index('<table class="tricks facts-table">'):page.index('<ol class="history">')]
+    rows = [symbol for symbol, colour in (("♠", "black"), ("♥", "red"), ("♣", "black"), ("♦", "red"))
+            if f'<th><span class="card-name {colour}">{symbol}</span>' in facts]
+    assert len(rows) >= 3  # each side suit's row (the trump suit's cards are in the trumps row)
+    assert re.search(r'<span class="card-name (red|black)">(10|[2-9JQKA])[♠♥♣♦]</span>', facts)  # cards in the facts
+    history = page[page.index('<ol class="history">'):]
+    assert re.search(r'<span class="card (red|black|joker-big|joker-small)[ "]', history)
+    assert not re.search(r">(BJ|SJ)<", page)
