@@ -26,10 +26,11 @@ def test_pages_and_fragments(client) -> None:
         assert 'method="post"' in fragment.text and "hx-post" in fragment.text
 
 
-def test_register_logs_in_and_stores_only_a_hash(app, client, accounts) -> None:
+def test_register_logs_in_lands_on_the_start_page_and_stores_only_a_hash(app, client, accounts) -> None:
     response = accounts.register("alice", "correct horse")
-    assert response.status_code == 303 and response.headers["Location"] == "/deals"
-    assert "alice" in client.get("/").text
+    assert response.status_code == 303 and response.headers["Location"] == "/"
+    start = client.get("/").text
+    assert "alice" in start and 'id="start-drills"' in start
     with Session(app.extensions["jipai_engine"]) as session:
         user = session.exec(select(User)).one()
     assert user.username == "alice" and "correct horse" not in user.password_hash
@@ -69,7 +70,7 @@ def test_login_with_htmx_answers_fragment_or_client_redirect(client, accounts) -
     wrong = client.post("/auth/login", data={"username": "alice", "password": "nope"}, headers=HX)
     assert wrong.status_code == 422 and "<html" not in wrong.text and "用户名或密码不对" in wrong.text
     good = client.post("/auth/login", data={"username": "alice", "password": "correct horse"}, headers=HX)
-    assert good.status_code == 200 and good.headers["HX-Redirect"] == "/deals"
+    assert good.status_code == 200 and good.headers["HX-Redirect"] == "/"
 
 
 def test_login_required_sends_to_login_and_back(client, accounts) -> None:
@@ -96,7 +97,7 @@ def test_next_never_leaves_the_site(client, accounts) -> None:
     for target in ("https://evil.example/", "//evil.example/", "/\\evil.example", "javascript:alert(1)"):
         response = client.post("/auth/login", data={"username": "alice", "password": "correct horse",
                                                     "next": target})
-        assert response.headers["Location"] == "/deals", target
+        assert response.headers["Location"] == "/", target
         accounts.logout()
 
 

@@ -11,12 +11,14 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from trainer.bots.generate import generate_records
-from trainer.engine.rules import Rules
+from trainer.engine.rules import PRESETS, Rules
 from trainer.records import parse_record, record_id, replay, verify_summary
+from trainer.web.display import PRESET_LABELS, SOURCE_LABELS
 from trainer.web.models import Deal
 
 from .conftest import Accounts
 from .drilling import attempts, drive, start, statements
+from .pages import visible_text
 
 HX = {"HX-Request": "true"}
 DEAL_LINK = re.compile(r'href="/deals/([0-9a-f]{16})"')
@@ -140,6 +142,24 @@ def test_generate_with_htmx_answers_the_form_fragment(alice) -> None:
     assert "你的牌库新增 1 局" in response.text and len(_ids(response.text)) == 1
 
 
+def _generate_choice(page: str) -> tuple[str, str]:
+    """The preset chosen in the generate form, and the count typed in it."""
+    form = page[page.index('<form id="generate-form"'):]
+    preset = re.search(r'<select id="rules"[^>]*>.*?<option selected value="([^"]+)"', form, re.DOTALL).group(1)
+    return preset, re.search(r'<input id="count"[^>]*value="(\d+)"', form).group(1)
+
+
+def test_the_generate_form_keeps_the_chosen_preset(alice) -> None:
+    assert _generate_choice(alice.get("/deals/new").text) == ("standard", "4")
+    fragment = alice.post("/deals/generate", data={"rules": "competition", "count": "2"}, headers=HX)
+    assert "你的牌库新增 2 局" in fragment.text and _generate_choice(fragment.text) == ("competition", "2")
+    assert _generate_choice(alice.get("/deals/new").text) == ("competition", "2")
+    assert alice.post("/deals/generate", data={"rules": "fixed-twos", "count": "1"}).status_code == 303
+    assert _generate_choice(alice.get("/deals/new").text) == ("fixed-twos", "1")
+    refused = alice.post("/deals/generate", data={"rules": "competition", "count": "21"}, headers=HX)
+    assert refused.status_code == 422 and _generate_choice(refused.text) == ("competition", "21")
+
+
 @pytest.mark.parametrize("data", [{"rules": "standard", "count": "0"}, {"rules": "standard", "count": "21"},
                                   {"rules": "standard", "count": "many"}, {"rules": "four-deck", "count": "1"},
                                   {"rules": "standard"}])
@@ -235,33 +255,60 @@ def _illegal_record() -> tuple[dict[str, Any], str]:
     raise AssertionError("the record should be illegal")
 
 
+ERROR = re.compile(r'<p class="error" role="alert">(.*?)</p>', re.DOTALL)
+DETAIL = re.compile(r'<details class="detail"><summary>[^<]*</summary><p lang="en">(.*?)</p></details>', re.DOTALL)
+
+
+def _refusal(page: str) -> tuple[str, str | None]:
+    """The import form's refusal as shown, and the engine's own words under it (when there are some)."""
+    text = page.replace("&#39;", "'").replace("&#34;", '"')
+    detail = DETAIL.search(text)
+    return ERROR.search(text).group(1), detail.group(1) if detail else None
+
+
 @pytest.mark.parametrize("case", ["not json", "not utf-8", "empty array", "not a record", "wrong format",
-                                  "illegal play", "bad id", "one bad in an array"])
+                                  "illegal play", "bad id", "one bad in an array", "unknown preset", "missing field"])
 def test_bad_uploads_are_refused_in_words(app, alice, case: str) -> None:
     illegal, reason = _illegal_record()
-    content, expected = {
-        "not json": (b"{'single': 'quotes'}", "不是合法的 JSON：第 1 行第 2 列"),
-        "not utf-8": ("记牌".encode("gbk"), "文件不是 UTF-8 文本"),
-        "empty array": (b"[]", "文件里没有牌局"),
-        "not a record": (b'"a string"', "a deal record must be a JSON object"),
-        "wrong format": (json.dumps(_record() | {"format": "jipai-deal/9"}).encode(), "format must be"),
-        "illegal play": (json.dumps(illegal).encode(), reason),
-        "bad id": (json.dumps(_record() | {"id": "../../etc/passwd"}).encode(), "不是 1–64 个字母"),
-        "one bad in an array": (json.dumps([_record(1), illegal]).encode(), f"第 2 局：{reason}"),
+    content, expected, engine = {
+        "not json": (b"{'single': 'quotes'}", "不是合法的 JSON：第 1 行第 2 列", None),
+        "not utf-8": ("记牌".encode("gbk"), "文件不是 UTF-8 文本", None),
+        "empty array": (b"[]", "文件里没有牌局", None),
+        "not a record": (b'"a string"', "这不是有效的牌局记录", "a deal record must be a JSON object"),
+        "wrong format": (json.dumps(_record() | {"format": "jipai-deal/9"}).encode(), "记录中的格式有误",
+                         "format must be"),
+        "illegal play": (json.dumps(illegal).encode(), "第 3 墩：", reason),
+        "bad id": (json.dumps(_record() | {"id": "../../etc/passwd"}).encode(), "不是 1–64 个字母", None),
+        "one bad in an array": (json.dumps([_record(1), illegal]).encode(), "第 2 局：第 3 墩：", reason),
+        "unknown preset": (json.dumps(_record() | {"rules": "pinochle"}).encode(), "记录中的规则有误",
+                           "unknown rules preset 'pinochle'"),
+        "missing field": (json.dumps({k: v for k, v in _record().items() if k != "kitty"}).encode(),
+                          "记录缺少底牌", "missing field 'kitty'"),
     }[case]
     for headers in ({}, HX):
         response = _upload(alice, content, headers=headers)
         assert response.status_code == 422
         assert ("<html" in response.text) == (not headers)
-        assert "一局也没有导入" in response.text and expected in response.text.replace("&#39;", "'")
+        error, detail = _refusal(response.text)
+        assert error.startswith("一局也没有导入：") and expected in error, error
         assert "Traceback" not in response.text
+        if engine is None:
+            assert detail is None
+        else:  # the rules engine's own English words, under the refusal in the page's language
+            assert engine in detail and engine not in error
+            assert re.search(r"[A-Za-z]{3,}", error.removeprefix("一局也没有导入：")) is None, error
     assert all(deal.owner_id is None for deal in _stored(app))
 
 
 def test_an_illegal_play_names_trick_and_seat(alice) -> None:
     illegal, reason = _illegal_record()
     assert reason.startswith("trick 3, seat ")
-    assert reason in _upload(alice, json.dumps(illegal)).text.replace("&#39;", "'")
+    seat = int(reason.removeprefix("trick 3, seat ").split(":")[0])
+    error, detail = _refusal(_upload(alice, json.dumps(illegal)).text)
+    assert error == f"一局也没有导入：第 3 墩：{seat} 号位的出牌不合规则" and detail == reason
+    alice.post("/lang", data={"lang": "en"})
+    error, detail = _refusal(_upload(alice, json.dumps(illegal)).text)
+    assert error == f"Nothing was imported: trick 3: seat {seat} plays against the rules" and detail == reason
 
 
 def test_import_without_a_file(alice) -> None:
@@ -337,13 +384,17 @@ def test_botzone_errors_are_shown_in_words(app, alice) -> None:
     assert all(deal.owner_id is None for deal in _stored(app))
 
 
-def test_botzone_converter_message_reaches_the_page(alice, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("reason", "shown"), [
+    ("the log has no hand for seat 2", "无法读取这份 Botzone 对局记录"),
+    ("the log breaks the botzone rules: trick 4, seat 1: does not hold 大王", "这份对局记录不符合 Botzone 规则")])
+def test_botzone_converter_message_reaches_the_page(alice, monkeypatch: pytest.MonkeyPatch, reason: str,
+                                                    shown: str) -> None:
     def convert_log(data: object) -> list[dict[str, Any]]:
-        raise ValueError("the log has no hand for seat 2")
+        raise ValueError(reason)
 
     monkeypatch.setattr("trainer.imports.botzone.convert_log", convert_log)
-    response = _upload(alice, b"[]", kind="botzone")
-    assert "一局也没有导入：the log has no hand for seat 2" in response.text
+    error, detail = _refusal(_upload(alice, b"[]", kind="botzone").text)
+    assert error == f"一局也没有导入：{shown}" and detail == reason
 
 
 # -- export and replay -------------------------------------------------------------------------------
@@ -407,6 +458,17 @@ def test_deal_page_names_seats_from_a_viewer(app, alice) -> None:
     assert 'name="seat" value="1"' in fragment
 
 
+def test_deal_page_names_the_banker_from_the_chosen_seat(app, alice) -> None:
+    def banker_shown(deal: Deal, query: str) -> str:
+        page = alice.get(f"/deals/{deal.id}{query}").text
+        return re.search(r"<dt>庄家</dt><dd>(.*?)</dd>", page).group(1)
+
+    for deal in _stored(app):
+        assert banker_shown(deal, "") == f"{deal.banker} 号位"
+        for viewer in range(4):
+            assert banker_shown(deal, f"?seat={viewer}") == ("自己", "下家", "对家", "上家")[(deal.banker - viewer) % 4]
+
+
 def test_deal_page_clamps_the_trick_number(app, alice) -> None:
     deal = _stored(app)[0]
     assert "第 1 墩" in alice.get(f"/deals/{deal.id}?trick=-4", headers=HX).text
@@ -423,6 +485,39 @@ def test_an_unfinished_deal(app, alice) -> None:
     page = alice.get(f"/deals/{deal.id}?trick=5")
     assert page.status_code == 200 and "还没出牌" in page.text and "这局没有打完" in page.text
     assert len(_ids(alice.get("/deals?complete=no").text)) == 1
+
+
+# -- names in the page's language -------------------------------------------------------------------
+
+ENGLISH_NAMES = [*PRESETS, *(str(label) for label in PRESET_LABELS.values()), *SOURCE_LABELS,
+                 *(str(label) for label in SOURCE_LABELS.values())]
+"""The presets' and sources' keys and English names; a Chinese page shows none of them."""
+
+
+def test_chinese_pages_name_presets_and_sources_in_chinese(app, alice, monkeypatch: pytest.MonkeyPatch) -> None:
+    botzone = _record(3, "botzone") | {"source": {"kind": "botzone"}}
+    monkeypatch.setattr("trainer.imports.botzone.convert_log", lambda data: [botzone])
+    assert _upload(alice, "[]", kind="botzone").status_code == 303
+    imported = {key: value for key, value in _record(4, "competition").items() if key != "source"}
+    assert _upload(alice, json.dumps(imported)).status_code == 303
+    assert alice.post("/deals/generate", data={"rules": "fixed-twos", "count": "1"}).status_code == 303
+    deals = _stored(app)
+    assert {deal.source_kind for deal in deals} == {"generated", "import", "botzone"}
+    assert {"standard", "competition", "fixed-twos", "botzone"} <= {deal.rules for deal in deals}
+    pages = ["/", "/deals", "/deals?whose=mine", "/deals/new", *(f"/deals/{deal.id}" for deal in deals)]
+    for path in pages:
+        for headers in ({}, HX):
+            text = visible_text(alice.get(path, headers=headers).text)
+            found = [name for name in ENGLISH_NAMES if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)]
+            assert found == [], (path, headers)
+    listing = visible_text(alice.get("/deals").text)
+    for chinese in ("标准规则", "比赛规则", "2 为常主", "Botzone 规则", "机器人对局", "导入", "Botzone 对局"):
+        assert chinese in listing, chinese
+    alice.post("/lang", data={"lang": "en"})
+    listing = visible_text(alice.get("/deals").text)
+    for english in ("Standard rules", "Competition rules", "Twos always trump", "Botzone rules", "played by bots",
+                    "imported", "Botzone match"):
+        assert english in listing, english
 
 
 # -- isolation ---------------------------------------------------------------------------------------

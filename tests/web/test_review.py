@@ -17,6 +17,7 @@ from trainer.tracking.tracker import public_events, track
 from trainer.web.models import Attempt
 
 from .drilling import HX, attempts, drive, expected_question, position_after, run_row, session, start, statements
+from .pages import visible_text
 
 REVIEW_LINK = re.compile(r'href="/review/(\d+)"')
 
@@ -109,7 +110,7 @@ def test_a_mistake_shows_the_deal_at_that_moment(app, alice, mistakes) -> None:
         len(t.plays) for t in load_deal(app, attempt).tricks[:trick - 1]) + plays
     assert history.count('<li class="wins">') == trick - (1 if plays < 4 else 0)
     question = attempt.question
-    assert question["prompt"]["zh"] in page.text
+    assert question["prompt"]["zh"] in visible_text(page.text)
     assert 'class="expected"' in page.text and 'class="given"' in page.text
     assert 'class="relevant"' in page.text
     assert page.text.count('<ul class="explain">') >= 8  # the fact asked, then every row of the facts table
@@ -232,3 +233,15 @@ def test_the_deciding_lines_in_both_languages(app, lang) -> None:
         flask_session["lang"] = lang
         for line, zh, en in DECIDING_LINES:
             assert localise(line, 0) == (zh if lang == "zh" else en)
+
+
+def test_cards_named_in_a_mistake_are_coloured(alice, mistakes) -> None:
+    page = alice.get(f"/review/{mistakes[-1].id}").text
+    facts = page[page.index('<table class="tricks facts-table">'):page.index('<ol class="history">')]
+    rows = [symbol for symbol, colour in (("♠", "black"), ("♥", "red"), ("♣", "black"), ("♦", "red"))
+            if f'<th><span class="card-name {colour}">{symbol}</span>' in facts]
+    assert len(rows) >= 3  # each side suit's row (the trump suit's cards are in the trumps row)
+    assert re.search(r'<span class="card-name (red|black)">(10|[2-9JQKA])[♠♥♣♦]</span>', facts)  # cards in the facts
+    history = page[page.index('<ol class="history">'):]
+    assert re.search(r'<span class="card (red|black|joker-big|joker-small)[ "]', history)
+    assert not re.search(r">(BJ|SJ)<", page)

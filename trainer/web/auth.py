@@ -218,7 +218,7 @@ def register() -> Any:
             form.username.errors.append(_("That name is taken."))
         else:
             _sign_in(user)
-            return go(safe_next(form.next.data, url_for("deals.index")))
+            return go(safe_next(form.next.data, url_for("home.index")))
     status = 422 if form.is_submitted() else 200
     return render_page("auth/register.html", "auth/_register_form.html", status, form=form)
 
@@ -246,7 +246,7 @@ def login() -> Any:
             if user.failed_logins:
                 _update_user(user.id, failed_logins=0, failed_login_at=None)
             _sign_in(user)
-            return go(safe_next(form.next.data, url_for("deals.index")))
+            return go(safe_next(form.next.data, url_for("home.index")))
         if locked is not None:
             error, status = _too_many(locked), 429
         else:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, flash, g, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, g, request, session, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from sqlalchemy.orm import load_only
@@ -13,7 +13,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from trainer.records import parse_record, verify_summary
 from trainer.web.auth import login_required
 from trainer.web.db import get_session, write_lock
-from trainer.web.display import cards_view, seat_label, trick_view, trump_label
+from trainer.web.display import cards_view, seat_label, seat_name, trick_view, trump_label
 from trainer.web.extensions import limiter
 from trainer.web.forms import FilterForm, GenerateForm, ImportForm
 from trainer.web.inputs import page_cursor
@@ -65,10 +65,19 @@ def index() -> Any:
                        query=query)
 
 
+LAST_GENERATED = "last_generated"
+"""The session key of the rules preset and count the user last generated deals with."""
+
+
+def _generate_form() -> GenerateForm:
+    """The generate form, empty but for the preset and count the user last generated with."""
+    return GenerateForm(formdata=None, data=session.get(LAST_GENERATED))
+
+
 def _new_page(status: int, generate_form: GenerateForm | None = None, import_form: ImportForm | None = None,
               fragment: str | None = None, **context: Any) -> Any:
     return render_page("deals/new.html", fragment, status,
-                       generate_form=generate_form or GenerateForm(formdata=None),
+                       generate_form=generate_form or _generate_form(),
                        import_form=import_form or ImportForm(formdata=None), **context)
 
 
@@ -115,7 +124,8 @@ def generate_deals() -> Any:
         except LibraryError as refused:
             error = _("Nothing was generated: %(reason)s", reason=str(refused))
         else:
-            return _done(added, "deals/_generate_form.html", "generate_form", GenerateForm(formdata=None))
+            session[LAST_GENERATED] = {"rules": form.rules.data, "count": form.count.data}
+            return _done(added, "deals/_generate_form.html", "generate_form", _generate_form())
     return _new_page(422, generate_form=form, fragment="deals/_generate_form.html", generate_error=error)
 
 
@@ -129,7 +139,9 @@ def _botzone_records(raw: bytes) -> list[Any]:
     try:
         return convert_log(log)
     except ValueError as error:
-        raise LibraryError(str(error)) from None
+        refused = (_("the log breaks the Botzone rules") if "breaks the botzone rules" in str(error)
+                   else _("the Botzone log cannot be read"))
+        raise LibraryError(refused, str(error)) from None
 
 
 @bp.route("/import", methods=("POST",))
@@ -140,7 +152,7 @@ def import_deals() -> Any:
     bytes; all valid or nothing stored (at most `MAX_DEALS_PER_USER` deals; `IMPORT_RATE_LIMIT`
     requests per user)."""
     form = ImportForm()
-    error = None
+    error = detail = None
     if form.validate_on_submit():
         limit = current_app.config["UPLOAD_LIMIT"]
         raw = form.file.data.read(limit + 1)
@@ -151,10 +163,11 @@ def import_deals() -> Any:
             added = add_records(get_session(), check_records(records), g.user.id,
                                 current_app.config["MAX_DEALS_PER_USER"])
         except LibraryError as refused:
-            error = _("Nothing was imported: %(reason)s", reason=str(refused))
+            error, detail = _("Nothing was imported: %(reason)s", reason=str(refused)), refused.detail
         else:
             return _done(added, "deals/_import_form.html", "import_form", ImportForm(formdata=None))
-    return _new_page(422, import_form=form, fragment="deals/_import_form.html", import_error=error)
+    return _new_page(422, import_form=form, fragment="deals/_import_form.html", import_error=error,
+                     import_detail=detail)
 
 
 @bp.errorhandler(RequestEntityTooLarge)
@@ -187,6 +200,7 @@ def show(deal_id: str) -> Any:
         "deal": deal, "record": record, "summary": verify_summary(replayed), "viewer": viewer,
         "trick": trick_view(replayed, number, viewer), "trump": trump_label(record.ctx),
         "seat_label": lambda seat: seat_label(seat, record.banker, viewer),
+        "seat_name": lambda seat: seat_name(seat, viewer),
         "kitty": cards_view(record.kitty, record.ctx), "buried": cards_view(record.buried, record.ctx),
         "declarations": [(seat, cards_view(cards, record.ctx)) for seat, cards in record.declarations],
     }

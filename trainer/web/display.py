@@ -1,53 +1,110 @@
 """What the templates draw: cards, hands grouped by suit (主 first), seats named as players name them."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from wtforms import SelectChoice
 
 from trainer.engine.cards import BIG_JOKER, RANK_NAMES, Card, Suit
 from trainer.engine.combos import Combination
+from trainer.engine.rules import PRESETS
 from trainer.engine.trump import TrumpContext
 from trainer.records import Position, Replay, state_at
+from trainer.web.quiz import seat_word
 
 SUIT_ORDER = ("trump", "S", "H", "C", "D")
 
 
 @dataclass(frozen=True, slots=True)
 class CardView:
-    """One card as drawn: rank, suit symbol, CSS classes (colour, joker, trump, points) and a title."""
+    """One card as drawn by the `card` macro (templates/_cards.html): its `name` as players say it
+    (10♥, 大王 / Big Joker), the tile's rank and suit symbol, its `colour` (red ♥♦ and the big joker,
+    black ♠♣ and the small joker: `red`, `black`, `joker-big`, `joker-small`) and the tile's CSS
+    classes (`card`, the colour, `trump`, `points`)."""
 
     code: str
+    name: str
     rank: str
     symbol: str
+    colour: str
     css: str
-    title: str
+
+
+def joker_name(big: bool) -> str:
+    """大王 / 小王 (Big Joker / Small Joker in English)."""
+    return _("Big Joker") if big else _("Small Joker")
+
+
+def suit_colour(suit: Suit) -> str:
+    """`red` for ♥ ♦, `black` for ♠ ♣."""
+    return "red" if suit in (Suit.H, Suit.D) else "black"
 
 
 def card_view(card: Card, ctx: TrumpContext | None = None, trump: bool | None = None) -> CardView:
-    """A card for the `card` macro: ♥♦ red, ♠♣ black, the two jokers distinct, trumps marked (by
-    `ctx`, or by `trump` when the caller knows)."""
-    classes = ["card"]
+    """A card for the `card` macro: ♥♦ red, ♠♣ black, the two jokers named and coloured apart, trumps
+    marked (by `ctx`, or by `trump` when the caller knows)."""
     if card.suit is None:
         big = card.rank == BIG_JOKER
-        classes.append("joker-big" if big else "joker-small")
-        rank, symbol = (_("BJ"), "★") if big else (_("SJ"), "☆")
-        title = _("big joker") if big else _("small joker")
+        name = rank = joker_name(big)
+        symbol, colour = "", "joker-big" if big else "joker-small"
     else:
-        classes.append("red" if card.suit in (Suit.H, Suit.D) else "black")
-        rank, symbol = RANK_NAMES[card.rank], card.suit.symbol
-        title = card.pretty
+        rank, symbol, colour = RANK_NAMES[card.rank], card.suit.symbol, suit_colour(card.suit)
+        name = rank + symbol
+    classes = ["card", colour]
     if trump if trump is not None else (ctx is not None and ctx.is_trump(card)):
         classes.append("trump")
     if card.points:
         classes.append("points")
-    return CardView(str(card), rank, symbol, " ".join(classes), title)
+    return CardView(str(card), name, rank, symbol, colour, " ".join(classes))
+
+
+def as_card_view(card: CardView | Card | str) -> CardView:
+    """What the `card` macro draws, from a view, a card or a card code (`10S`, `BJ`)."""
+    if isinstance(card, CardView):
+        return card
+    return card_view(card if isinstance(card, Card) else Card.parse(card))
 
 
 def cards_view(cards: Iterable[Card], ctx: TrumpContext | None = None) -> list[CardView]:
     """Cards in the given order (plays keep the order they were laid in)."""
     return [card_view(card, ctx) for card in cards]
+
+
+@dataclass(frozen=True, slots=True)
+class TextPart:
+    """A piece of a sentence: plain text (`colour` empty), or a card or suit symbol named in it, with
+    its colour class."""
+
+    text: str
+    colour: str = ""
+
+
+CARD_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[♠♥♣♦]|[♠♥♣♦]|大王|小王")
+"""A card as the engine and the tracker write it in a sentence (10♥, 大王), or a suit symbol alone."""
+
+
+def text_parts(text: object) -> list[TextPart]:
+    """A sentence (a question, an option, an explanation) cut so that every card and suit named in it
+    can be coloured; the jokers named in the reader's language."""
+    text = str(text)
+    parts, start = [], 0
+    for found in CARD_IN_TEXT.finditer(text):
+        if found.start() > start:
+            parts.append(TextPart(text[start:found.start()]))
+        token = found.group()
+        if token in ("大王", "小王"):
+            big = token == "大王"
+            parts.append(TextPart(joker_name(big), "joker-big" if big else "joker-small"))
+        else:
+            parts.append(TextPart(token, suit_colour(Suit.parse(token[-1]))))
+        start = found.end()
+    if start < len(text):
+        parts.append(TextPart(text[start:]))
+    return parts
 
 
 def suit_label(key: str) -> str:
@@ -97,21 +154,22 @@ def combo_label(cards: Sequence[Card], ctx: TrumpContext, labels: dict[str, str]
 
 
 
-def seat_label(seat: int, banker: int, viewer: int | None = None) -> str:
-    """A seat's name: relative to the viewer (自己/下家/对家/上家) when one is chosen, else its
-    number; with its side (庄家 the banker, 闲家 an attacker)."""
+def seat_name(seat: int, viewer: int | None = None) -> str:
+    """A seat's name: relative to the viewer (自己/下家/对家/上家) when one is chosen, else its number."""
     if viewer is None:
-        name = _("Seat %(n)d", n=seat)
-    else:
-        relative = (seat - viewer) % 4
-        name = (_("Me (自己)"), _("Next (下家)"), _("Partner (对家)"), _("Previous (上家)"))[relative]
+        return _("Seat %(n)d", n=seat)
+    return seat_word(seat, viewer)
+
+
+def seat_label(seat: int, banker: int, viewer: int | None = None) -> str:
+    """A seat's name (`seat_name`) with its side: 庄家 the banker, 闲家 an attacker."""
     if seat == banker:
         side = _("banker (庄家)")
     elif (seat - banker) % 2 == 0:
         side = _("banker's partner")
     else:
         side = _("attacker (闲家)")
-    return f"{name} · {side}"
+    return f"{seat_name(seat, viewer)} · {side}"
 
 
 def trump_label(ctx: TrumpContext) -> str:
@@ -176,3 +234,33 @@ def trick_view(replayed: Replay, number: int, viewer: int | None = None) -> Tric
 def trump_short(code: str) -> str:
     """A stored trump code (S H C D none) as a symbol, or 无主."""
     return _("no trump (无主)") if code == "none" else Suit[code].symbol
+
+
+PRESET_LABELS = {
+    "standard": _l("Standard rules"), "competition": _l("Competition rules"),
+    "competition-draft": _l("Competition rules (draft)"), "fixed-twos": _l("Twos always trump"),
+    "botzone": _l("Botzone rules"), "one-deck": _l("One deck"), "three-deck": _l("Three decks"),
+    "four-deck": _l("Four decks"),
+}
+"""Every rules preset of `trainer.engine.rules.PRESETS` as the pages name it."""
+assert set(PRESET_LABELS) == set(PRESETS), "name every rules preset"
+
+SOURCE_LABELS = {"generated": _l("played by bots"), "import": _l("imported"), "botzone": _l("Botzone match")}
+"""The kinds of deal source the app writes (`source.kind` of a record; `import` when a record has none)."""
+
+
+def preset_label(name: str) -> str:
+    """A rules preset in the reader's language (标准规则, 比赛规则 …); an unknown name as stored."""
+    label = PRESET_LABELS.get(name)
+    return str(label) if label is not None else name
+
+
+def source_label(kind: str) -> str:
+    """Where a deal came from in the reader's language; a kind an imported record names as stored."""
+    label = SOURCE_LABELS.get(kind)
+    return str(label) if label is not None else kind
+
+
+def preset_choices(names: Iterable[str]) -> list[SelectChoice]:
+    """A form's choices of rules presets, named in the reader's language."""
+    return [SelectChoice(name, PRESET_LABELS.get(name, name)) for name in names]

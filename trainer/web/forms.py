@@ -12,6 +12,7 @@ from wtforms.validators import (DataRequired, EqualTo, InputRequired, Length, Nu
                                 ValidationError)
 from zxcvbn import zxcvbn
 
+from trainer.web.display import preset_choices
 from trainer.web.library import RULE_PRESETS
 from trainer.web.models import NAME_KEY_LENGTH, name_key
 
@@ -106,7 +107,7 @@ class PasswordForm(NewPasswordForm):
 class GenerateForm(FlaskForm):
     """New deals played by bots."""
 
-    rules = SelectField(_l("Rules"), choices=[SelectChoice(name) for name in RULE_PRESETS], default="standard")
+    rules = SelectField(_l("Rules"), choices=preset_choices(RULE_PRESETS), default="standard")
     count = IntegerField(_l("How many"), default=4, validators=[InputRequired(), NumberRange(min=1, max=20)])
 
 
@@ -125,7 +126,7 @@ ANY = SelectChoice("", _l("any"))
 class FilterForm(Form):
     """The deal list's filters (a GET form: no CSRF; an unknown value counts as "any")."""
 
-    rules = SelectField(_l("Rules"), choices=[ANY] + [SelectChoice(name) for name in RULE_PRESETS], default="")
+    rules = SelectField(_l("Rules"), choices=[ANY, *preset_choices(RULE_PRESETS)], default="")
     trump = SelectField(_l("Trump (主)"), default="", choices=[
         ANY, SelectChoice("S", "♠"), SelectChoice("H", "♥"), SelectChoice("C", "♣"), SelectChoice("D", "♦"),
         SelectChoice("none", _l("no trump (无主)"))])

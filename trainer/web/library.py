@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Flask
+from flask import Flask, has_request_context
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy.orm import load_only
 from sqlmodel import Session, col, select
 
 from trainer.bots.generate import generate_records
-from trainer.engine.errors import JipaiError
+from trainer.engine.errors import IllegalPlayError, JipaiError
 from trainer.engine.rules import PRESETS, SUPPORTED_DECKS, Rules
 from trainer.json_input import MAX_DEPTH, MAX_DIGITS, JSONInputError, read_json
 from trainer.records import DealRecord, Replay, parse_record, record_id, replay
@@ -32,8 +33,17 @@ TRUMPS = ("S", "H", "C", "D", "none")
 
 
 class LibraryError(ValueError):
-    """A record or upload the library refuses; the message says why in words (the rules engine's
-    reasons are in English; the library's own are translated)."""
+    """A record or upload the library refuses; the message says why in the page's language. When the
+    refusal comes from the rules engine or the Botzone converter, the message names what was
+    refused and where, and `detail` keeps their own words (English, with the exact card or value)."""
+
+    def __init__(self, message: str, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.detail = detail
+
+    def logged(self) -> str:
+        """The message with the detail, for the server's log."""
+        return f"{self} ({self.detail})" if self.detail else str(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +73,9 @@ def check_record(data: Any) -> Checked:
                                  id=repr(record.id[:80])))
         return Checked(data, record, replay(record))
     except JipaiError as error:
-        raise LibraryError(str(error)) from None
+        if not has_request_context():  # loading the starter library: the log reads the engine's words
+            raise LibraryError(str(error)) from None
+        raise LibraryError(engine_problem(error), str(error)) from None
     except (TypeError, AttributeError, KeyError, IndexError) as error:
         raise LibraryError(_("the record has a field of the wrong type (%(error)s)",
                              error=type(error).__name__)) from None
@@ -107,6 +119,40 @@ def _json_problem(error: JSONInputError) -> str:
              problem=error.msg, line=error.lineno, column=error.colno)
 
 
+RECORD_PARTS = {
+    "format": _l("format"), "id": _l("id"), "rules": _l("rules"), "level": _l("level (级)"),
+    "trump": _l("trump (主)"), "banker": _l("banker (庄家)"), "hands": _l("hands"), "kitty": _l("kitty (底牌)"),
+    "buried": _l("buried cards (埋底)"), "tricks": _l("tricks"), "declarations": _l("declarations (亮主)"),
+}
+"""The fields of a deal record (records.md) as the import form's refusals name them."""
+
+
+def engine_problem(error: JipaiError) -> str:
+    """What the rules engine refused in a record, in the page's language: a play against the rules
+    (with its trick and seat), or the part of the record that is wrong or missing. The engine's own
+    English words, which name the exact card or value, go with it as `LibraryError.detail`."""
+    message = str(error)
+    if isinstance(error, IllegalPlayError) and error.trick is not None:
+        if error.seat is None:
+            return _("trick %(trick)d: a play against the rules", trick=error.trick)
+        return _("trick %(trick)d: seat %(seat)d plays against the rules", trick=error.trick, seat=error.seat)
+    if found := re.match(r"(trick|declaration) (\d+)", message):
+        part = (_("trick %(n)s") if found.group(1) == "trick" else _("declaration %(n)s")) % {"n": found.group(2)}
+        return _("the record's %(part)s is not valid", part=part)
+    if found := re.match(r"missing field '(\w+)'", message):
+        return _("the record has no %(part)s", part=RECORD_PARTS.get(found.group(1), found.group(1)))
+    if message.startswith(("unknown rules", "rules option")):
+        key = "rules"
+    elif message.startswith("a seat is"):
+        key = "banker"
+    else:
+        key = re.match(r"\w*", message).group()
+    part = RECORD_PARTS.get(key)
+    if part is None:
+        return _("the record is not a valid deal record")
+    return _("the record's %(part)s is not valid", part=part)
+
+
 def check_records(records: Sequence[Any]) -> list[Checked]:
     """Validate every record; the first invalid one raises (numbered when there are several)."""
     checked = []
@@ -115,7 +161,7 @@ def check_records(records: Sequence[Any]) -> list[Checked]:
             checked.append(check_record(data))
         except LibraryError as error:
             raise LibraryError(_("deal %(n)d: %(reason)s", n=number, reason=str(error))
-                               if len(records) > 1 else str(error)) from None
+                               if len(records) > 1 else str(error), error.detail) from None
     return checked
 
 
@@ -253,7 +299,7 @@ def starter_records(folder: Path, generate_count: int) -> list[Any]:
         try:
             records.extend(records_from_text(path.read_bytes()))
         except LibraryError as error:
-            raise LibraryError(f"{path}: {error}") from None
+            raise LibraryError(f"{path}: {error}", error.detail) from None
     return records
 
 
@@ -273,7 +319,7 @@ def load_starter_library(app: Flask) -> Added:
     try:
         records = starter_records(Path(app.config["STARTER_DEALS_DIR"]), app.config["STARTER_GENERATE_COUNT"])
     except LibraryError as error:
-        app.logger.error("starter library not loaded: %s", error)
+        app.logger.error("starter library not loaded: %s", error.logged())
         return Added([], [])
     engine = app.extensions["jipai_engine"]
     with start_lock(engine, app.instance_path), Session(engine) as session:
@@ -285,5 +331,5 @@ def load_starter_library(app: Flask) -> Added:
             try:
                 checked.append(check_record(data))
             except LibraryError as error:
-                app.logger.error("starter deal %s left out: %s", _given_id(data), error)
+                app.logger.error("starter deal %s left out: %s", _given_id(data), error.logged())
         return add_records(session, checked, None)
