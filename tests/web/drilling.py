@@ -58,8 +58,7 @@ def session(app: Flask) -> Session:
 
 
 def run_row(app: Flask, run_id: int) -> DrillRun:
-    """The run's row as stored, once the app has written its pending cursor moves."""
-    app.extensions["jipai_cursors"].flush()
+    """The run's row as stored."""
     with session(app) as db:
         run = db.get(DrillRun, run_id)
         assert run is not None

@@ -68,7 +68,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         PROXY_FIX=0,
         DEALS_PER_PAGE=50,
-        CURSOR_WRITE_DELAY=0.25,
         SECURITY_HEADERS=SECURITY_HEADERS,
     )
     app.config.from_prefixed_env()

@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, current_app, g, request
+from flask import Blueprint, abort, current_app, g, get_template_attribute, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.orm import load_only
@@ -29,7 +29,8 @@ from trainer.web.keyset import keyset_page
 from trainer.web.models import Attempt, Deal, DrillRun
 from trainer.web.quiz import QUESTION_LABELS, answer_text, localise, seat_word, suit_name
 from trainer.web.responses import render_page
-from trainer.web.table import deal_cache, history, table_view, words
+from trainer.web.display import cards_view, trump_label
+from trainer.web.table import DealData, deal_cache, hand_view, history
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 
@@ -120,9 +121,23 @@ def show(attempt_id: int) -> Any:
     rows = fact_rows(facts, snap, events)
     drill = drills().get(drill_id)
     return render_page("review/show.html", **context, drill=drill, deal_id=deal_id, lang=language,
-                       tricks=history(data, seat, plays), table=table_view(data, seat, plays), rows=rows,
+                       tricks=history(data, seat, plays), table=review_table(data, seat, plays), rows=rows,
                        relevant=relevant_row(attempt.question),
-                       seat_word=lambda q: seat_word(q, seat), w=words())
+                       seat_word=lambda q: seat_word(q, seat), w=TABLE_WORDS)
+
+
+TABLE_WORDS = {"level": _l("Level %(level)s"), "trump": _l("Trump (主)"), "my_hand": _l("My hand"),
+               "buried": _l("Buried by the banker")}
+"""The words the review's table uses."""
+
+
+def review_table(data: DealData, seat: int, plays: int) -> dict[str, Any]:
+    """The viewer's hand at the moment of the mistake, drawn with the card macro, and the deal's level and trump."""
+    ctx = data.record.ctx
+    cards = get_template_attribute("runs/_cards.html", "cards")
+    return {"level": str(data.record.data["level"]).upper(), "trump": trump_label(ctx),
+            "hand": get_template_attribute("runs/_cards.html", "hand")(hand_view(data, seat, plays)),
+            "buried": cards(cards_view(ctx.sort_hand(data.record.buried), ctx)) if seat == data.record.banker else None}
 
 
 def relevant_row(question: dict[str, Any]) -> str:
