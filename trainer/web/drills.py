@@ -190,7 +190,8 @@ def _render(run: DrillRun, drill: Drill, data: DealData, status: int = 200, erro
         "run": run, "drill": drill, "lang": language, "error": error, "given": set(given),
         "table": stretch(data, run.seat, run.cursor, end if end is not None else run.cursor),
         "end": end, "settings": mine, "speeds": SPEEDS, "number": len(run.checkpoints),
-        "delay": round(1000 / drill.cards_per_second * 100 / mine.speed), "fragment": wants_fragment()}
+        "delay": round(1000 / drill.cards_per_second * 100 / mine.speed), "fragment": wants_fragment(),
+        "phase": "question" if asking else "feedback" if attempt is not None else "play"}
     if asking:
         context["question"] = _question(run, drill, data).question
     elif attempt is not None:

@@ -116,18 +116,16 @@ class Shown:
 
 
 def spans(values: Sequence[Any]) -> list[Shown]:
-    """Per-step values as the runs of equal ones (empty values, None or False, left out)."""
+    """Per-step values as the runs of equal ones, nothing (None or False) left out."""
     out: list[Shown] = []
     for step, value in enumerate(values):
-        if out and out[-1].end is None and out[-1].value == value:
+        if step and value == values[step - 1] and type(value) is type(values[step - 1]):
             continue
         if out and out[-1].end is None:
             out[-1] = Shown(out[-1].start, step, out[-1].value)
-        if value not in (None, False):
+        if value is not None and value is not False:
             out.append(Shown(step, None, value))
-    if out and out[-1].end is None and values[-1] in (None, False):
-        out[-1] = Shown(out[-1].start, len(values), out[-1].value)
-    return [shown for shown in out if shown.value not in (None, False)]
+    return out
 
 
 @dataclass(frozen=True, slots=True)
