@@ -179,6 +179,58 @@ def test_a_step_without_javascript_moves_one_play(app, alice) -> None:
     assert run_row(app, run_id).cursor == 2 and at_value(fragment.text) == 2
 
 
+def test_an_answer_brings_the_feedback_and_the_plays_to_the_next_checkpoint(app, alice) -> None:
+    """One request per checkpoint and one per answer: the answer's response holds the feedback and
+    the next stretch (revealed after Continue); a page load at that point shows the same; without
+    JavaScript Continue steps one play."""
+    run_id = start(alice, "trumps")
+    first, second = run_row(app, run_id).checkpoints[:2]
+    alice.post(f"/runs/{run_id}/step?at=0&to={first}", headers=HX)
+    question, _position = expected_question(app, run_row(app, run_id), 0)
+    answered = alice.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": form_values(question.answer)},
+                          headers=HX)
+    assert 'class="verdict"' in answered.text and 'class="run feedback"' in answered.text
+    assert f'data-steps="{second - first}"' in answered.text
+    assert f'step?at={first}&amp;to={second}"' in answered.text and 'class="controls" hidden' in answered.text
+    for headers in (HX, {}):
+        again = alice.get(f"/runs/{run_id}", headers=headers).text
+        assert f'data-steps="{second - first}"' in again and 'class="verdict"' in again
+    assert alice.post(f"/runs/{run_id}/step", data={"at": first}).status_code == 303
+    assert run_row(app, run_id).cursor == first + 1 and len(attempts(app, run_id)) == 1
+
+
+def test_a_stretch_from_trick_end_to_trick_end_stays_small(app, alice) -> None:
+    """A whole trick between two checkpoints, with the feedback, fits in 16 KB (uncompressed)."""
+    run_id = start(alice, "everything")
+    run = run_row(app, run_id)
+    with session(app) as db:
+        record = parse_record(db.get(Deal, run.deal_pk).record)
+    longest = max(len(trick.plays) for trick in record.tricks)
+    page = alice.get(f"/runs/{run_id}", headers=HX)
+    assert len(page.data) <= 16384 and int(re.search(r'data-steps="(\d+)"', page.text).group(1)) >= longest
+
+
+def test_speed_and_table_toggles_are_kept_per_user(app, alice, accounts) -> None:
+    run_id = start(alice, "trumps")
+    moved = alice.post("/drills/settings", data={"speed": "200", "run": run_id})
+    assert moved.status_code == 303 and moved.headers["Location"] == f"/runs/{run_id}"
+    page = alice.get(f"/runs/{run_id}").text
+    assert 'data-delay="250"' in page and ">200%<" in page and 'value="300" id="faster"' in page
+    for bad in ("7", "fast", ""):
+        alice.post("/drills/settings", data={"speed": bad})
+    assert 'data-delay="250"' in alice.get(f"/runs/{run_id}").text
+    assert '<div class="table">' in page
+    assert alice.post("/drills/settings", data={"hand_sizes": "0"}, headers=HX).status_code == 204
+    assert alice.post("/drills/settings", data={"last_trick": "0"}, headers=HX).status_code == 204
+    assert '<div class="table no-sizes no-last">' in alice.get(f"/runs/{run_id}", headers=HX).text
+    assert alice.post("/drills/settings", data={"hand_sizes": "1"}).headers["Location"] == "/drills"
+    assert '<div class="table no-last">' in alice.get(f"/runs/{run_id}").text
+    accounts.logout()
+    accounts.sign_up("bob")
+    other = start(alice, "trumps")
+    assert 'data-delay="500"' in alice.get(f"/runs/{other}").text  # bob's own: the defaults
+
+
 def test_the_hand_is_sorted_trumps_first_and_earlier_tricks_are_cleared(app, alice) -> None:
     run_id = start(alice, "trumps")
     run = run_row(app, run_id)
