@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 import re
-from html.parser import HTMLParser
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from html.parser import HTMLParser
 from typing import Any
 
 import sqlalchemy as sa

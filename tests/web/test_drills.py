@@ -4,6 +4,7 @@ isolation and CSRF; with and without htmx."""
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
 import re
@@ -24,11 +25,11 @@ from .drilling import (
     DRILLS,
     HX,
     at_value,
-    frame,
     attempts,
     drive,
     expected_question,
     form_values,
+    frame,
     give_first_question,
     run_row,
     session,
@@ -539,7 +540,7 @@ def test_the_drill_table_shows_the_trick_and_the_hand_at_every_play(app, alice, 
         with session(app) as db:  # alice's session: her id and her session token
             flask_session.update(user_id=user_id, session_token=db.get(User, user_id).session_token)
             g.user = db.get(User, user_id)
-        card = lambda c, ctx: re.sub(r' title="[^"]*"', "", render_template("runs/_cards.html") and  # noqa: E731
+        card = lambda c, ctx: re.sub(r' title="[^"]*"', "", render_template("runs/_cards.html") and
                                      app.jinja_env.get_template("runs/_cards.html").module.card(card_view(c, ctx)))
         failed, buried_word = gettext("Failed throw (甩牌失败): tried"), gettext("Buried by the banker")
         for run_id in run_ids:
@@ -548,7 +549,7 @@ def test_the_drill_table_shows_the_trick_and_the_hand_at_every_play(app, alice, 
             cuts = sorted({0, data.total, *data.trick_starts, *range(1, data.total, 7)})
             for seat in range(4):
                 hand = list(record.playing_hands()[seat])
-                for begin, end in zip(cuts, cuts[1:], strict=False):
+                for begin, end in itertools.pairwise(cuts):
                     html = render_template("drills/_table.html", table=stretch(data, seat, begin, end),
                                            settings=DrillSettings(user_id=user_id))
                     for step in range(end - begin + 1):

@@ -17,8 +17,16 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from trainer.web import db, inputs
 from trainer.web.db import PROJECT_ROOT
-from trainer.web.extensions import SECURITY_HEADERS, add_security_headers, add_vary, babel, csrf, htmx, limiter, \
-    select_locale
+from trainer.web.extensions import (
+    SECURITY_HEADERS,
+    add_security_headers,
+    add_vary,
+    babel,
+    csrf,
+    htmx,
+    limiter,
+    select_locale,
+)
 
 LANGUAGES = ("zh", "en")
 

@@ -29,12 +29,13 @@ from trainer.engine.rules import PRESETS
 from trainer.tracking.tracker import Snapshot
 from trainer.web.auth import login_required
 from trainer.web.db import get_session, write_lock
+from trainer.web.dealdata import DealCache, DealData, DealKey, deal_cache
 from trainer.web.extensions import limiter
 from trainer.web.library import _visible
 from trainer.web.models import Attempt, Deal, DrillRun, DrillSettings, utcnow
 from trainer.web.quiz import AnswerError, answer_text, explanation, question_label, read_answer
 from trainer.web.responses import go, render_page, wants_fragment
-from trainer.web.table import DealCache, DealData, DealKey, deal_cache, stretch
+from trainer.web.table import stretch
 
 bp = Blueprint("drills", __name__)
 

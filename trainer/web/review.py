@@ -23,14 +23,14 @@ from trainer.tracking.explain import explain
 from trainer.tracking.facts import facts_json
 from trainer.web.auth import login_required
 from trainer.web.db import get_session
+from trainer.web.dealdata import DealData, deal_cache
+from trainer.web.display import CardView, cards_view, hand_groups, seat_label, trump_label
 from trainer.web.drills import drills, feedback, lang, plays_at, snapshot_at
 from trainer.web.inputs import page_cursor
 from trainer.web.keyset import keyset_page
 from trainer.web.models import Attempt, Deal, DrillRun
 from trainer.web.quiz import QUESTION_LABELS, answer_text, localise, seat_word, suit_name
 from trainer.web.responses import render_page
-from trainer.web.display import cards_view, trump_label
-from trainer.web.table import DealData, deal_cache, hand_view, history
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 
@@ -136,7 +136,7 @@ def review_table(data: DealData, seat: int, plays: int) -> dict[str, Any]:
     ctx = data.record.ctx
     cards = get_template_attribute("runs/_cards.html", "cards")
     return {"level": str(data.record.data["level"]).upper(), "trump": trump_label(ctx),
-            "hand": get_template_attribute("runs/_cards.html", "hand")(hand_view(data, seat, plays)),
+            "hand": get_template_attribute("runs/_cards.html", "hand")(hand_groups(data.hand(seat, plays), ctx)),
             "buried": cards(cards_view(ctx.sort_hand(data.record.buried), ctx)) if seat == data.record.banker else None}
 
 
@@ -185,3 +185,45 @@ def fact_rows(facts: dict[str, Any], snap: Any, events: Any) -> list[FactRow]:
                                              str(score["unplayed"]), str(score["to_take_over"])], lines("score")))
     return out
 
+
+@dataclass(frozen=True, slots=True)
+class TableSeat:
+    """One seat's play in a trick of the review's history."""
+
+    seat: int
+    label: str
+    play: list[CardView]
+    winning: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PastTrick:
+    """One trick of the history on the review page: its plays from the leader, the winner, the points."""
+
+    number: int
+    plays: list[TableSeat]
+    winner: int | None
+    """The seat that won it; None while it is unfinished."""
+    points: int
+    attempt: list[CardView] | None
+
+
+def history(data: DealData, viewer: int, plays: int) -> list[PastTrick]:
+    """Every trick up to `plays` plays (the last one perhaps unfinished) with the seats named from
+    `viewer`: the review page shows the whole history."""
+    record, ctx = data.record, data.record.ctx
+    tricks: list[PastTrick] = []
+    for number, trick in enumerate(record.tricks, start=1):
+        start = data.trick_starts[number - 1]
+        if start >= plays:
+            break
+        shown = min(len(trick.plays), plays - start)
+        finished = shown == len(trick.plays) == 4
+        winner = data.events[start + shown - 1].winning if finished else None
+        seats = [TableSeat((trick.leader + index) % 4, seat_label((trick.leader + index) % 4, record.banker, viewer),
+                           cards_view(cards, ctx), (trick.leader + index) % 4 == winner)
+                 for index, cards in enumerate(trick.plays[:shown])]
+        points = sum(card.points for cards in trick.plays[:shown] for card in cards)
+        tricks.append(PastTrick(number, seats, winner, points,
+                                cards_view(trick.attempt, ctx) if trick.attempt is not None else None))
+    return tricks
