@@ -26,7 +26,6 @@ from trainer.drills.definitions import DRILLS_DIR, Drill, load_drills
 from trainer.drills.questions import Question
 from trainer.drills.runs import plan_run, question_at
 from trainer.engine.rules import PRESETS
-from trainer.tracking.tracker import Snapshot
 from trainer.web.auth import login_required
 from trainer.web.db import get_session, write_lock
 from trainer.web.dealdata import DealCache, DealData, DealKey, deal_cache
@@ -132,9 +131,7 @@ def start(drill_id: str) -> Any:
             continue
         run = DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=key[0], seat=plan.seat, seed=seed,
                        checkpoints=plan.checkpoints)
-        db.add(run)
-        with write_lock().held():
-            db.commit()
+        _commit(run)
         return go(url_for("drills.run_page", run_id=run.id))
     flash(_("No complete deal under the %(rules)s rules in your library to drill on. Generate some in the deal "
             "library first.", rules=drill.rules.preset))
@@ -154,14 +151,12 @@ def settings() -> DrillSettings:
 
 def _load(run_id: int) -> tuple[DrillRun, Drill, DealData]:
     """The signed-in user's run (another's is a 404), its drill and its deal, parsed."""
-    run = get_session().exec(select(DrillRun).where(DrillRun.id == run_id, DrillRun.user_id == g.user.id)).first()
-    drill = drills().get(run.drill_id) if run is not None else None
-    if run is None or drill is None:
+    found = get_session().exec(select(DrillRun, Deal.id, Deal.created).join(Deal, col(Deal.pk) == DrillRun.deal_pk)
+                               .where(DrillRun.id == run_id, DrillRun.user_id == g.user.id)).first()
+    if found is None or found[0].drill_id not in drills():
         abort(404)
-    deal = get_session().get(Deal, run.deal_pk)
-    if deal is None:
-        abort(404)
-    return run, drill, deal_cache().get(get_session(), (run.deal_pk, deal.id, deal.created))
+    run, deal_id, created = found
+    return run, drills()[run.drill_id], deal_cache().get(get_session(), (run.deal_pk, deal_id, created))
 
 
 def _answered(run: DrillRun) -> Attempt | None:
@@ -203,13 +198,7 @@ def _render(run: DrillRun, drill: Drill, data: DealData, status: int = 200, erro
 def _question(run: DrillRun, drill: Drill, data: DealData) -> Any:
     """The question at the checkpoint the cursor is on (a pure function of the run and the deal)."""
     index = run.checkpoints.index(run.cursor)
-    return question_at(drill, data.record, run.seat, run.cursor, run.seed, index, data.events,
-                       snapshot_at(data, run.seat, run.cursor))
-
-
-def snapshot_at(data: DealData, seat: int, plays: int) -> Snapshot:
-    """What `seat` knows after `plays` plays of `data` (the tracker's snapshot)."""
-    return data.snapshot(seat, plays)
+    return question_at(drill, data.record, run.seat, run.cursor, run.seed, index, data.events)
 
 
 def feedback(attempt: Attempt, data: DealData, language: str) -> dict[str, Any]:
@@ -217,7 +206,7 @@ def feedback(attempt: Attempt, data: DealData, language: str) -> dict[str, Any]:
     words, the explanation from the tracker, the time."""
     question = Question.from_json(attempt.question)
     plays = plays_at(data, attempt.position)
-    snap = snapshot_at(data, attempt.seat, plays)
+    snap = data.snapshot(attempt.seat, plays)
     return {"attempt": attempt, "question": question,
             "expected_text": answer_text(question, attempt.expected, language),
             "given_text": answer_text(question, attempt.given, language),
@@ -240,16 +229,14 @@ def _current(run: DrillRun, drill: Drill, data: DealData) -> Any:
     return _render(run, drill, data)
 
 
-def _commit() -> bool:
-    """Commit the session under the write lock; False when a unique constraint refused it."""
-    db = get_session()
+def _commit(*rows: Any) -> None:
+    """Store `rows` under the write lock (what a unique constraint refuses is rolled back)."""
+    get_session().add_all(rows)
     try:
         with write_lock().held():
-            db.commit()
+            get_session().commit()
     except sa.exc.IntegrityError:
-        db.rollback()
-        return False
-    return True
+        get_session().rollback()
 
 
 @bp.route("/runs/<id:run_id>")
@@ -281,11 +268,8 @@ def step(run_id: int) -> Any:
     if target is None:
         run.status, run.finished = DONE, utcnow()
     elif run.cursor < to <= target:
-        run.cursor = to
-        if to == target:
-            run.shown_at = utcnow()
-    get_session().add(run)
-    _commit()
+        run.cursor, run.shown_at = to, utcnow() if to == target else run.shown_at
+    _commit(run)
     return _current(run, drill, data)
 
 
@@ -308,13 +292,11 @@ def answer(run_id: int) -> Any:
         return _render(run, drill, data, 422, str(error), values)
     now = datetime.now(UTC)
     shown = run.shown_at.replace(tzinfo=UTC) if run.shown_at else now
-    get_session().add(Attempt(run_id=run.id, user_id=run.user_id, checkpoint=checkpoint,
-                              question=asked.question.to_json(), question_type=asked.question.type,
-                              suit=asked.question.suit, expected=asked.question.answer, given=given,
-                              correct=asked.question.grade(given), position=str(asked.position), seat=run.seat,
-                              ms=max(0, round((now - shown).total_seconds() * 1000)), deal_pk=run.deal_pk,
-                              created=now))
-    _commit()
+    _commit(Attempt(run_id=run.id, user_id=run.user_id, checkpoint=checkpoint,
+                    question=asked.question.to_json(), question_type=asked.question.type, suit=asked.question.suit,
+                    expected=asked.question.answer, given=given, correct=asked.question.grade(given),
+                    position=str(asked.position), seat=run.seat, deal_pk=run.deal_pk, created=now,
+                    ms=max(0, round((now - shown).total_seconds() * 1000))))
     return _current(run, drill, data)
 
 
@@ -325,8 +307,7 @@ def finish(run_id: int) -> Any:
     run, _drill, _data = _load(run_id)
     if run.status == ACTIVE:
         run.status, run.finished = DONE, utcnow()
-        get_session().add(run)
-        _commit()
+        _commit(run)
     return go(url_for("drills.summary", run_id=run.id))
 
 
@@ -342,8 +323,7 @@ def save_settings() -> Any:
     for name in ("last_trick", "hand_sizes"):
         if name in request.form:
             setattr(mine, name, request.form[name] == "1")
-    get_session().add(mine)
-    _commit()
+    _commit(mine)
     if wants_fragment():
         return "", 204
     run = request.form.get("run", type=int)
@@ -394,8 +374,7 @@ def summary(run_id: int) -> Any:
     attempts = get_session().exec(select(Attempt).where(Attempt.run_id == run.id)
                                   .order_by(col(Attempt.checkpoint))).all()
     per_type, total = summarise(attempts)
-    language = lang()
     answers = [(a, Question.from_json(a.question)) for a in attempts]
     return render_page("runs/summary.html", run=run, drill=drill, per_type=per_type, total=total, answers=answers,
-                       lang=language, answer_text=answer_text, question_label=question_label,
+                       lang=lang(), answer_text=answer_text, question_label=question_label,
                        unanswered=len(run.checkpoints) - len(attempts))

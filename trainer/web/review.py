@@ -25,7 +25,7 @@ from trainer.web.auth import login_required
 from trainer.web.db import get_session
 from trainer.web.dealdata import DealData, deal_cache
 from trainer.web.display import CardView, cards_view, hand_groups, seat_label, trump_label
-from trainer.web.drills import drills, feedback, lang, plays_at, snapshot_at
+from trainer.web.drills import drills, feedback, lang, plays_at
 from trainer.web.inputs import page_cursor
 from trainer.web.keyset import keyset_page
 from trainer.web.models import Attempt, Deal, DrillRun
@@ -113,7 +113,7 @@ def show(attempt_id: int) -> Any:
     data = deal_cache().get(db, (attempt.deal_pk, deal_id, created))
     plays = plays_at(data, attempt.position)
     seat = attempt.seat
-    snap = snapshot_at(data, seat, plays)
+    snap = data.snapshot(seat, plays)
     facts = facts_json(snap, attempt.position)
     events = data.events[:plays]
     language = lang()

@@ -3,7 +3,6 @@ seat, and every play up to a checkpoint, each thing on the table with the steps 
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -52,9 +51,8 @@ class Chair:
 
 @dataclass(frozen=True, slots=True)
 class Stretch:
-    """The table after `start` plays and every play up to `start + steps`: what each step shows."""
+    """The table after some plays and the next `steps` plays: what each step shows."""
 
-    start: int
     steps: int
     chairs: list[Chair]
     trick: list[Shown]
@@ -65,7 +63,6 @@ class Stretch:
     hand: list[tuple[str, list[tuple[CardView, int | None]]]]
     """My hand by suit, trumps first: each card with the step it is played at (None: kept)."""
     tricks: int
-    total: int
     level: str
     trump: str
     buried: list[CardView] | None
@@ -92,14 +89,13 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
             wins.append(bool(position.plays) and data.events[plays - 1].winning == seat)
         chairs.append(Chair(PLACES[place], seat_label(seat, record.banker, viewer), seat == record.banker,
                             spans([size[seat] for size in sizes]), spans(on_table), spans(leads), spans(wins)))
-    labels = {}
 
     def trick_at(plays: int) -> tuple[int, str | None, tuple[CardView, ...] | None]:
         position = data.positions[plays]
         trick = record.tricks[position.trick - 1] if record.tricks else None
         if trick is None or not position.plays:
             return (position.trick, None, None)
-        kind = labels.setdefault(position.trick, combo_label(trick.attempt or trick.plays[0], ctx))
+        kind = combo_label(trick.attempt or trick.plays[0], ctx)
         return (position.trick, kind, tuple(cards_view(trick.attempt, ctx)) if trick.attempt else None)
 
     def last_at(plays: int) -> tuple[tuple[str, tuple[CardView, ...], bool], ...] | None:
@@ -111,7 +107,6 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
         return tuple((seat_label(seat, record.banker, viewer), tuple(cards_view(cards, ctx)), seat == winner)
                      for _t, seat, cards in data.plays[begin:begin + len(trick.plays)])
 
-    mine = Counter[Card]()
     gone: dict[Card, list[int]] = {}
     for step, (_trick, seat, cards) in enumerate(data.plays[start:end], start=1):
         if seat == viewer:
@@ -120,14 +115,9 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
     hand = []
     for group in hand_groups(data.hand(viewer, start), ctx):
         if group.key != "trump" or group.cards:
-            cards = []
-            for view in group.cards:
-                card = Card.parse(view.code)
-                steps = gone.get(card, [])
-                cards.append((view, steps[mine[card]] if mine[card] < len(steps) else None))
-                mine[card] += 1
-            hand.append((group.label, cards))
-    return Stretch(start, end - start, chairs, spans([trick_at(p) for p in frames]),
+            steps = [gone.get(Card.parse(view.code)) for view in group.cards]
+            hand.append((group.label, [(view, at.pop(0) if at else None) for view, at in zip(group.cards, steps)]))
+    return Stretch(end - start, chairs, spans([trick_at(p) for p in frames]),
                    spans([(p, data.total) for p in frames]), spans([last_at(p) for p in frames]), hand,
-                   len(record.tricks), data.total, str(record.data["level"]).upper(), trump_label(ctx),
+                   len(record.tricks), str(record.data["level"]).upper(), trump_label(ctx),
                    cards_view(ctx.sort_hand(record.buried), ctx) if viewer == record.banker else None)
