@@ -9,7 +9,7 @@ from typing import Any
 
 from trainer.engine.cards import Card
 from trainer.web.dealdata import DealData
-from trainer.web.display import CardView, cards_view, combo_label, hand_groups, seat_label, trump_label
+from trainer.web.display import CardView, cards_view, combo_label, combo_labels, hand_groups, seat_label, trump_label
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +75,10 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
     """The table seen from `viewer` after `start` plays, with every play up to `end` to reveal."""
     record, ctx = data.record, data.record.ctx
     frames = range(start, end + 1)
-    sizes = [[len(data.hand(seat, plays)) for seat in range(4)] for plays in frames]
+    names, kinds = [seat_label(seat, record.banker, viewer) for seat in range(4)], combo_labels()
+    sizes = [[len(data.hand(seat, start)) for seat in range(4)]]
+    for _trick, seat, cards in data.plays[start:end]:
+        sizes.append([size - len(cards) * (who == seat) for who, size in enumerate(sizes[-1])])
     chairs = []
     for place in range(4):
         seat = (viewer + place) % 4
@@ -87,7 +90,7 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
             on_table.append(tuple(cards_view(data.plays[laid[0]][2], ctx)) if laid else None)
             leads.append(bool(position.plays) and record.tricks[position.trick - 1].leader == seat)
             wins.append(bool(position.plays) and data.events[plays - 1].winning == seat)
-        chairs.append(Chair(PLACES[place], seat_label(seat, record.banker, viewer), seat == record.banker,
+        chairs.append(Chair(PLACES[place], names[seat], seat == record.banker,
                             spans([size[seat] for size in sizes]), spans(on_table), spans(leads), spans(wins)))
 
     def trick_at(plays: int) -> tuple[int, str | None, tuple[CardView, ...] | None]:
@@ -95,7 +98,7 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
         trick = record.tricks[position.trick - 1] if record.tricks else None
         if trick is None or not position.plays:
             return (position.trick, None, None)
-        kind = combo_label(trick.attempt or trick.plays[0], ctx)
+        kind = combo_label(trick.attempt or trick.plays[0], ctx, kinds)
         return (position.trick, kind, tuple(cards_view(trick.attempt, ctx)) if trick.attempt else None)
 
     def last_at(plays: int) -> tuple[tuple[str, tuple[CardView, ...], bool], ...] | None:
@@ -104,7 +107,7 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
             return None
         trick, begin = record.tricks[number - 1], data.trick_starts[number - 1]
         winner = data.events[begin + len(trick.plays) - 1].winning
-        return tuple((seat_label(seat, record.banker, viewer), tuple(cards_view(cards, ctx)), seat == winner)
+        return tuple((names[seat], tuple(cards_view(cards, ctx)), seat == winner)
                      for _t, seat, cards in data.plays[begin:begin + len(trick.plays)])
 
     gone: dict[Card, list[int]] = {}
