@@ -105,6 +105,12 @@
     if (event.ctrlKey || event.metaKey || event.altKey) { return; }
     var f = form();
     var active = document.activeElement;
+    var look = document.getElementById("last-trick");
+    if ((event.key === "l" || event.key === "L") && look) {
+      event.preventDefault();
+      look.open = !look.open;
+      return;
+    }
     if (f) {
       var kind = f.dataset.kind;
       if (/^[0-9]$/.test(event.key)) {
@@ -130,11 +136,11 @@
       return;
     }
     var button = { " ": reveal ? "pause" : "continue", ArrowRight: reveal ? "next" : "continue",
-                   "-": "slower", "+": "faster", "=": "faster", l: "last-trick", L: "last-trick" }[event.key];
+                   "-": "slower", "+": "faster", "=": "faster" }[event.key];
     var found = button && document.getElementById(button);
     if (!found || (active === found && event.key === " ")) { return; }
     event.preventDefault();
-    if (button === "last-trick") { found.open = !found.open; } else { found.click(); }
+    found.click();
   });
 
   function tick() {
