@@ -80,7 +80,6 @@ def seed(instance: Path, runs: int, url: str) -> dict[str, Any]:
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     cookie = client.get_cookie("session")
     assert cookie is not None
-    stretch = largest_trick_stretch(app, client, started)
     engine = app.extensions["jipai_engine"]
     rng = random.Random(2026)
     with Session(engine) as db:
@@ -92,6 +91,7 @@ def seed(instance: Path, runs: int, url: str) -> dict[str, Any]:
         first = db.exec(sa.select(sa.func.max(DrillRun.id))).one()[0] + 1
         db.execute(sa.insert(DrillRun), rows)
         db.commit()
+    stretch = largest_trick_stretch(app, client, started)  # changes the first runs' checkpoints, not the copies'
     engine.dispose()
     return {"cookie": f"session={cookie.value}", "token": token, "runs": list(range(first, first + runs)),
             "stretch": stretch}
