@@ -2,7 +2,7 @@
    carries data-from / data-to is shown from step data-from until step data-to — at the pace in
    #run's data-delay, then asks for the checkpoint's question (the #reach form). Keys: Space pause or
    resume (continue after feedback), → next card now, − / + speed, L the last trick; in a question
-   digits type a number or tick option N, Enter answers. */
+   digits type a number, or the key shown by an option (1–9, 0, then letters) ticks it; Enter answers. */
 (function () {
   "use strict";
   var reveal = null;
@@ -113,21 +113,18 @@
     }
     if (f) {
       var kind = f.dataset.kind;
-      if (/^[0-9]$/.test(event.key)) {
-        if (kind === "number") {
-          var input = document.getElementById("answer");
-          if (input && active !== input) {
-            input.focus();
-            input.value = (input.value || "") + event.key;
-            event.preventDefault();
-          }
-        } else {
-          var boxes = f.querySelectorAll("input[name=answer]");
-          var box = boxes[parseInt(event.key, 10) - 1];
-          if (box) {
-            box.checked = kind === "multi" ? !box.checked : true;
-            event.preventDefault();
-          }
+      if (kind === "number" && /^[0-9]$/.test(event.key)) {
+        var input = document.getElementById("answer");
+        if (input && active !== input) {
+          input.focus();
+          input.value = (input.value || "") + event.key;
+          event.preventDefault();
+        }
+      } else if (kind !== "number" && /^[0-9a-z]$/.test(event.key)) {
+        var box = f.querySelector('input[data-key="' + event.key + '"]');
+        if (box) {
+          box.checked = kind === "multi" ? !box.checked : true;
+          event.preventDefault();
         }
       } else if (event.key === "Enter" && !(active && active.form === f && active.type === "number")) {
         event.preventDefault();

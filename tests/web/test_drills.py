@@ -370,6 +370,23 @@ def test_keyboard_hints_and_options_by_kind(app, alice) -> None:
     assert "<kbd>1</kbd>" in page and 'data-kind="multi"' in page and 'class="timer" data-seconds="60"' in page
 
 
+def test_every_option_has_a_key_past_nine(app) -> None:
+    """Options 10 and on get keys too (0, then letters; L is the last trick's), as data-key for drill.js."""
+    from types import SimpleNamespace
+
+    from flask import render_template
+
+    options = [{"value": f"v{n}", "label": {"zh": f"选项{n}", "en": f"option {n}"}} for n in range(13)]
+    question = SimpleNamespace(kind="single", options=options, prompt={"zh": "哪张？", "en": "Which?"})
+    with app.test_request_context():
+        html = render_template("runs/_question.html", question=question, run=SimpleNamespace(id=1, checkpoints=[4], cursor=4),
+                               drill=SimpleNamespace(answer_seconds=45), number=1, given=set(), error=None,
+                               lang="en", fragment=True)
+    keys = re.findall(r'value="v(\d+)" data-key="(\w)"', html)
+    assert [key for _value, key in keys] == list("1234567890abc") and html.count("<kbd>") == 13
+    assert html.count('type="radio"') == 13
+
+
 def test_an_answer_for_another_checkpoint_stores_nothing(app, alice) -> None:
     run_id = start(alice, "trumps")
     response = alice.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": "3"}, headers=HX)
