@@ -161,7 +161,7 @@ def measure(port: int, config: dict[str, Any], headers: int, bodies: int, probes
     """Open the slow clients, wait until each has sent two pieces, then time `probes` rounds of the
     probe requests, one a second: every answer's status and latency by kind, and the slow clients
     (closed)."""
-    probe = Probe(port, config["cookie"], config["token"], config["runs"][0]["id"], timeout)
+    probe = Probe(port, config["cookie"], config["token"], config["runs"][0], timeout)
     results: dict[str, list[tuple[int, float]]] = {}
     with SlowClients(port, headers, bodies) as slow:
         for round_ in range(probes):

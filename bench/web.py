@@ -1,35 +1,33 @@
-"""Benchmark: drill steps under load, against a production server.
+"""Benchmark: players drilling at human pace, against a production server.
 
 Starts the app under gunicorn as the README runs it in production (2 workers, the settings of
-`gunicorn.conf.py`; loopback, a free port) on a temporary SQLite instance seeded with the starter
-library and one user with drill runs in progress, then drives it from a second process with C
-concurrent keep-alive connections (default 32). Each connection drills as a browser does: it opens
-a run's page, steps it play by play (htmx step POSTs carrying the cursor they were shown) until the
-run reaches its question, then opens the next run not yet drilled by any connection. The runs start at random plays, so that the connections do not
-all change runs at the same moment. After a warm-up (the workers meet the deals and runs, as a
-server that has been up a while has), the requests sent in the measured windows count, all
-connections busy throughout; the same connections then ask a trivial endpoint of the same app
-(`/healthz`). The two phases alternate in `--rounds` windows each (2 of 2 s by default), so that a
-machine shared with others, whose speed changes from one minute to the next, weighs on both alike.
+`gunicorn.conf.py`; loopback, a free port) on a temporary SQLite instance (or a fresh schema of
+`--database-url`'s PostgreSQL) seeded with the starter library and runs of the fastest curriculum
+drill (速记, `speed`: 5 cards a second), then, from a second process, simulates P players at a time.
+Each player drills as the browser does with drill.js: it opens a run's page, waits while the plays
+up to the checkpoint are revealed (their count times the drill's pace), posts the step that brings
+the question, thinks 2–5 s, posts its answer (which brings the feedback and the next plays), and so
+on to the end of the run, then opens the next run. Every request is on a new connection (a player
+idles longer than gunicorn's 2 s keep-alive).
 
-Prints requests per second and p50/p99 latency of the steps and of the trivial endpoint, their
-throughput ratio, the workers' CPU time per request of each and each worker's share of it, the bytes of a drill page and of a
-step fragment, and how long a fixed pure-Python loop takes here (to compare runs on machines of
-other speeds, or on a busy one).
+Levels of players (`--levels`, each at most `--seconds` long: a ramp of `--warm-up` seconds while the
+players start at random moments, then the measured rest); a level holds when every kind of request
+(page, question, answer, end) has p99 ≤ 100 ms and no answer is an error. Prints each level's
+figures and the largest level that held (target: 2,000 players), and the bytes of the largest
+answer that holds a whole trick-end-to-trick-end stretch (target: ≤ 16 KB).
 
-Targets (issue 5): step p99 ≤ 30 ms at 32 connections, step throughput ≥ 40% of the trivial
-endpoint's, a step fragment < 4 KB.
-
-    .venv/bin/python bench/web.py [--connections 32] [--seconds 4] [--warm-up 2]
-                                  [--rounds 2] [--worker-class C] [--threads T] [--database-url URL]
+    .venv/bin/python bench/web.py [--levels 500,1000,2000,3000] [--seconds 60] [--warm-up 15]
+                                  [--worker-class C] [--threads T] [--database-url URL]
 """
 from __future__ import annotations
 
 import argparse
+import asyncio
+import itertools
 import json
 import os
+import random
 import re
-import select
 import shutil
 import socket
 import subprocess
@@ -45,6 +43,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "bench secret"
+DRILL = "speed"
+"""The fastest drill of the curriculum (most cards a second)."""
+THINK = (2.0, 5.0)
+"""Seconds a player takes to answer, drawn uniformly."""
+TARGET_P99 = 100.0
 
 
 def free_port() -> int:
@@ -55,17 +58,15 @@ def free_port() -> int:
 
 
 def seed(instance: Path, runs: int, url: str) -> dict[str, Any]:
-    """Migrate a fresh database, load the starter library, make a user with `runs` drill runs in
-    progress, each at a random play of its first half (seeded) and asked only at its last play (the
-    bench measures the plain step), and return the session cookie, a CSRF token and the runs."""
-    import random
-
+    """Migrate a fresh database, load the starter library, make a user with `runs` runs of `DRILL` not
+    yet begun (copies of a few started through the app, each with a seed of its own), measure the
+    largest answer holding a whole trick between two checkpoints, and return the session cookie, a
+    CSRF token, the runs and that size."""
     import sqlalchemy as sa
     from sqlmodel import Session
 
     from trainer.web import create_app
     from trainer.web.models import DrillRun
-    from trainer.web.table import deal_cache
 
     app = create_app({"INSTANCE_PATH": str(instance), "DATABASE_URL": url,
                       "SECRET_KEY": SECRET, "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False,
@@ -74,33 +75,58 @@ def seed(instance: Path, runs: int, url: str) -> dict[str, Any]:
     response = client.post("/auth/register", data={"username": "bench", "password": "bench password",
                                                    "confirm": "bench password"})
     assert response.status_code == 303, response.text
-    ids = []
-    for _ in range(runs):
-        started = client.post("/drills/everything/start")
-        assert started.status_code == 303, started.text
-        ids.append(int(started.headers["Location"].rsplit("/", 1)[1]))
-    page = client.get(f"/runs/{ids[0]}").text
+    started = [int(client.post(f"/drills/{DRILL}/start").headers["Location"].rsplit("/", 1)[1]) for _ in range(16)]
+    page = client.get(f"/runs/{started[0]}").text
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     cookie = client.get_cookie("session")
     assert cookie is not None
     engine = app.extensions["jipai_engine"]
-    plan = []
     rng = random.Random(2026)
-    with app.app_context(), Session(engine) as db:
-        for run_id in ids:
-            run = db.get(DrillRun, run_id)
-            assert run is not None
-            from trainer.web.models import Deal
-
-            deal = db.get(Deal, run.deal_pk)
-            assert deal is not None
-            total = deal_cache().get(db, (deal.pk, deal.id, deal.created)).total
-            db.execute(sa.update(DrillRun).where(DrillRun.id == run_id)
-                       .values(checkpoints=[total], cursor=rng.randrange(total // 2)))
-            plan.append({"id": run_id, "total": total})
+    with Session(engine) as db:
+        models = [db.get(DrillRun, run_id) for run_id in started]
+        rows = [{"user_id": model.user_id, "drill_id": DRILL, "deal_pk": model.deal_pk, "seat": model.seat,
+                 "seed": rng.randrange(2**31), "checkpoints": model.checkpoints, "cursor": 0, "status": "active",
+                 "started": model.started}
+                for model in (models[i % len(models)] for i in range(runs))]
+        first = db.exec(sa.select(sa.func.max(DrillRun.id))).one()[0] + 1
+        db.execute(sa.insert(DrillRun), rows)
         db.commit()
+    stretch = largest_trick_stretch(app, client, started)  # changes the first runs' checkpoints, not the copies'
     engine.dispose()
-    return {"cookie": f"session={cookie.value}", "token": token, "runs": plan}
+    return {"cookie": f"session={cookie.value}", "token": token, "runs": list(range(first, first + runs)),
+            "stretch": stretch}
+
+
+def largest_trick_stretch(app: Any, client: Any, run_ids: list[int]) -> int:
+    """The bytes of the largest htmx answer (the feedback and the plays to the next checkpoint) when
+    the checkpoints are the ends of two tricks in a row, over every trick of the runs' deals."""
+    import sqlalchemy as sa
+    from sqlmodel import Session
+
+    from trainer.web.dealdata import deal_cache
+    from trainer.web.models import Attempt, Deal, DrillRun
+
+    hx = {"HX-Request": "true"}
+    largest = 0
+    engine = app.extensions["jipai_engine"]
+    for run_id in run_ids[:4]:
+        with app.app_context(), Session(engine) as db:
+            run = db.get(DrillRun, run_id)
+            deal = db.get(Deal, run.deal_pk)
+            data = deal_cache().get(db, (deal.pk, deal.id, deal.created))
+        ends = [start + len(trick.plays) for start, trick in zip(data.trick_starts, data.record.tricks, strict=True)]
+        for first, second in itertools.pairwise(ends):
+            with Session(engine) as db:
+                db.execute(sa.delete(Attempt).where(Attempt.run_id == run_id))
+                db.execute(sa.update(DrillRun).where(DrillRun.id == run_id)
+                           .values(checkpoints=[first, second], cursor=0, status="active"))
+                db.commit()
+            client.post(f"/runs/{run_id}/step?at=0&to={first}", headers=hx)
+            question = client.get(f"/runs/{run_id}", headers=hx).text
+            answered = client.post(f"/runs/{run_id}/answer", headers=hx, data=answer_form(question.encode()))
+            assert b'class="verdict"' in answered.data and f'data-steps="{second - first}"'.encode() in answered.data
+            largest = max(largest, len(answered.data))
+    return largest
 
 
 def database(url: str | None, instance: Path) -> tuple[str, Any]:
@@ -132,151 +158,92 @@ def database(url: str | None, instance: Path) -> tuple[str, Any]:
     return base.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False), drop
 
 
-# -- the load generator (the second process) ---------------------------------------------------------
-# Plain non-blocking sockets on one epoll: on these two shared cores the driver should take as little
-# as it can from the server it measures (an asyncio driver took a quarter of a core, this one half that).
+# -- the players (the second process) -----------------------------------------------------------------
 
 LENGTH = re.compile(rb"(?i)\r\ncontent-length: *(\d+)")
-CLOSE = re.compile(rb"(?i)\r\nconnection: *close")
+STEPS = re.compile(rb'data-steps="(\d+)" data-delay="(\d+)"')
+REACH = re.compile(rb'<form id="reach" hx-post="([^"]+)"')
 AT = re.compile(rb'/step\?at=(\d+)"')
+CHECKPOINT = re.compile(rb'name="checkpoint" value="(\d+)"')
+KIND = re.compile(rb'data-kind="(\w+)"')
+OPTION = re.compile(rb'name="answer" value="([^"]*)"')
 
 
-class Window:
-    """When a phase is measured: the requests sent between `start` and `end`, after a warm-up; no
-    request is sent after `end`. The workers' CPU time is read at both ends."""
-
-    def __init__(self, warm_up: float, seconds: float, workers: list[int]) -> None:
-        self.start = time.perf_counter() + warm_up
-        self.end = self.start + seconds
-        self.workers = workers
-        self.cpu: list[list[float]] = []
-
-    def tick(self, now: float) -> None:
-        """Read the workers' CPU time when `now` has passed an end of the window."""
-        if len(self.cpu) < 2 and now >= (self.start, self.end)[len(self.cpu)]:
-            self.cpu.append(cpu_seconds(self.workers))
-
-    def figures(self) -> dict[str, Any]:
-        """The window's length and each worker's CPU time in it."""
-        return {"elapsed": self.end - self.start, "server_cpu": [end - start for start, end in zip(*self.cpu)]}
+def answer_form(question: bytes) -> dict[str, str]:
+    """A valid answer to the question in this HTML (right or wrong does not matter here)."""
+    kind = KIND.search(question).group(1)
+    option = OPTION.search(question)
+    value = "0" if kind == b"number" or option is None else option.group(1).decode()
+    return {"checkpoint": CHECKPOINT.search(question).group(1).decode(), "answer": value}
 
 
-def request(method: str, path: str, headers: dict[str, str]) -> bytes:
-    """An HTTP/1.1 request without a body, as bytes."""
-    lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", *(f"{name}: {value}" for name, value in headers.items())]
-    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+class Players:
+    """Players drilling until `end`: the latency of each request sent in the measured part, by kind."""
+
+    def __init__(self, port: int, config: dict[str, Any], measure_from: float, end: float) -> None:
+        self.port, self.measure_from, self.end = port, measure_from, end
+        self.runs = deque(config["runs"])
+        self.page = {"Cookie": config["cookie"]}
+        self.hx = {"Cookie": config["cookie"], "HX-Request": "true", "X-CSRFToken": config["token"]}
+        self.times: dict[str, list[float]] = {}
+        self.errors: list[str] = []
+
+    async def request(self, kind: str, method: str, path: str, headers: dict[str, str],
+                      form: dict[str, str] | None = None) -> bytes:
+        """One request on a new connection; its body (its latency noted by `kind`)."""
+        body = "&".join(f"{k}={v}" for k, v in (form or {}).items()).encode()
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close",
+                 *(f"{name}: {value}" for name, value in headers.items()), f"Content-Length: {len(body)}"]
+        if form:
+            lines.append("Content-Type: application/x-www-form-urlencoded")
+        sent = time.perf_counter()
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        answer = await reader.read()
+        writer.close()
+        took = time.perf_counter() - sent
+        status = int(answer[9:12])
+        if self.measure_from <= sent < self.end:
+            self.times.setdefault(kind, []).append(took)
+            if status not in (200, 204):
+                self.errors.append(f"{kind} {status}")
+        return answer[answer.find(b"\r\n\r\n") + 4:]
+
+    async def player(self, delay: float, rng: random.Random) -> None:
+        """One player: runs one after another until the end."""
+        await asyncio.sleep(delay)
+        while time.perf_counter() < self.end:
+            path = f"/runs/{self.runs.popleft()}"
+            body = await self.request("page", "GET", path, self.page)
+            while time.perf_counter() < self.end:
+                reach, steps = REACH.search(body), STEPS.search(body)
+                if reach is None:  # the last checkpoint answered: read the feedback, see the summary
+                    await asyncio.sleep(rng.uniform(*THINK))
+                    await self.request("end", "POST", f"{path}/step?at={AT.search(body).group(1).decode()}",
+                                       self.hx)
+                    break
+                await asyncio.sleep(int(steps.group(1)) * int(steps.group(2)) / 1000)
+                body = await self.request("question", "POST", reach.group(1).decode().replace("&amp;", "&"), self.hx)
+                await asyncio.sleep(rng.uniform(*THINK))
+                body = await self.request("answer", "POST", f"{path}/answer", self.hx, answer_form(body))
 
 
-class Drill:
-    """One connection's requests as a browser drilling sends them: a run's page, then its steps (each
-    from the play the last answer showed) until the run reaches its question, then the next run."""
+def driver(port: int, config_path: str, players: int, warm_up: float, seconds: float) -> None:
+    """The second process: `players` players starting at random moments of the first `warm_up`
+    seconds, measured after it until `seconds`; print JSON."""
+    config = json.loads(Path(config_path).read_text())
+    now = time.perf_counter()
+    crowd = Players(port, config, now + warm_up, now + seconds)
+    rng = random.Random(players)
 
-    def __init__(self, runs: deque[int], cookie: str, token: str) -> None:
-        self.runs = runs
-        """The runs not yet drilled, shared by all connections (a faster connection takes more)."""
-        self.page_headers = {"Cookie": cookie}
-        self.step_headers = {"Cookie": cookie, "HX-Request": "true", "X-CSRFToken": token, "Content-Length": "0"}
-        self.path = ""
-        self.next = self._next_run()
-        """The request to send next (kept from one measured window to the next)."""
+    async def everyone() -> None:
+        await asyncio.gather(*(crowd.player(rng.uniform(0, warm_up), random.Random(rng.random()))
+                               for _ in range(players)))
 
-    def after(self, status: int, body: bytes) -> tuple[str, bytes]:
-        """The request after an answer."""
-        if status != 200 or b'id="answer-form"' in body:
-            return self._next_run()
-        found = AT.search(body)
-        assert found, body[:300]
-        return "step", request("POST", f"{self.path}/step?at={found.group(1).decode()}", self.step_headers)
-
-    def _next_run(self) -> tuple[str, bytes]:
-        if not self.runs:
-            raise SystemExit("the connections drilled all the runs before the end: seed more")
-        self.path = f"/runs/{self.runs.popleft()}"
-        return "page", request("GET", self.path, self.page_headers)
-
-
-class Trivial:
-    """One connection asking `/healthz` again and again."""
-
-    def __init__(self) -> None:
-        self.next = ("trivial", request("GET", "/healthz", {}))
-
-    def after(self, status: int, body: bytes) -> tuple[str, bytes]:
-        """The next request: the same."""
-        return self.next
-
-
-def drive(port: int, clients: list[Any], window: Window) -> dict[str, Any]:
-    """Run each client on a keep-alive connection of its own until the window ends (each client's
-    next request is kept for the next window): the latency of every request sent inside it, by kind,
-    the first answer's size of each kind, the statuses that were not 200, the driver's CPU time."""
-    poller = select.epoll()
-    sockets: dict[int, tuple[socket.socket, Any]] = {}
-    pending: dict[int, tuple[str, float, bytearray]] = {}
-    times: dict[str, list[float]] = {}
-    sizes: dict[str, int] = {}
-    errors: list[int] = []
-    reconnections = 0
-    own, began = time.process_time(), time.perf_counter()
-
-    def send(fd: int, kind: str, data: bytes) -> None:
-        sock = sockets[fd][0]
-        pending[fd] = (kind, time.perf_counter(), bytearray())
-        sock.sendall(data)
-
-    def connect(client: Any) -> int:
-        sock = socket.create_connection(("127.0.0.1", port))
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        fd = sock.fileno()
-        sockets[fd] = (sock, client)
-        poller.register(fd, select.EPOLLIN)
-        return fd
-
-    for client in clients:
-        send(connect(client), *client.next)
-    while pending:
-        for fd, _event in poller.poll(0.05):
-            sock, client = sockets[fd]
-            kind, sent, buffer = pending[fd]
-            data = sock.recv(1 << 16)
-            if not data:
-                raise SystemExit("the server closed a connection in the middle of an answer")
-            buffer += data
-            head = buffer.find(b"\r\n\r\n")
-            if head < 0:
-                continue
-            length = int(LENGTH.search(buffer, 0, head + 2).group(1))
-            if len(buffer) < head + 4 + length:
-                continue
-            now = time.perf_counter()
-            del pending[fd]
-            status, body = int(buffer[9:12]), bytes(buffer[head + 4:head + 4 + length])
-            if window.start <= sent < window.end:
-                times.setdefault(kind, []).append(now - sent)
-                sizes.setdefault(kind, length)
-                if status != 200:
-                    errors.append(status)
-            closing = CLOSE.search(buffer, 0, head + 2) is not None
-            client.next = client.after(status, body)
-            if now >= window.end:  # this connection is done for this window
-                poller.unregister(fd)
-                continue
-            if closing:  # the server closed the connection after its answer: reconnect
-                poller.unregister(fd)
-                sock.close()
-                del sockets[fd]
-                fd = connect(client)
-                reconnections += 1
-            send(fd, *client.next)
-        window.tick(time.perf_counter())
-    while len(window.cpu) < 2:
-        time.sleep(max(0.0, window.end - time.perf_counter()))
-        window.tick(time.perf_counter())
-    for sock, _client in sockets.values():
-        sock.close()
-    poller.close()
-    return {"times": times, "sizes": sizes, "errors": errors, "driver_cpu": time.process_time() - own,
-            "wall": time.perf_counter() - began, "reconnections": reconnections, **window.figures()}
+    began = time.process_time()
+    asyncio.run(everyone())
+    print(json.dumps({"times": crowd.times, "errors": crowd.errors, "measured": seconds - warm_up,
+                      "driver_cpu": time.process_time() - began}))
 
 
 def cpu_seconds(pids: list[int]) -> list[float]:
@@ -287,41 +254,6 @@ def cpu_seconds(pids: list[int]) -> list[float]:
         # utime, stime (fields 14 and 15 of proc(5))
         seconds.append((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
     return seconds
-
-
-def driver(port: int, config_path: str, workers: list[int], connections: int, warm_up: float,
-           seconds: float, rounds: int) -> None:
-    """The second process: a warm-up, then `rounds` windows of drilling, each followed by one of the
-    trivial endpoint (alternating, so that the machine's ups and downs fall on both alike); print
-    JSON."""
-    config = json.loads(Path(config_path).read_text())
-    runs = deque(run["id"] for run in config["runs"])
-    drills = [Drill(runs, config["cookie"], config["token"]) for _ in range(connections)]
-    trivials = [Trivial() for _ in range(connections)]
-    steps, trivial = [], []
-    for round_ in range(rounds):
-        settle = warm_up if round_ == 0 else SETTLE  # a switch of phase lets the queues fill first
-        steps.append(drive(port, drills, Window(settle, seconds / rounds, workers)))
-        trivial.append(drive(port, trivials, Window(SETTLE, seconds / rounds, workers)))
-    print(json.dumps({"steps": merged(steps), "trivial": merged(trivial), "calibration": calibration()}))
-
-
-SETTLE = 0.25
-"""Seconds of load before a window after the first is measured."""
-
-
-def merged(windows: list[dict[str, Any]]) -> dict[str, Any]:
-    """The figures of several windows of one phase, together."""
-    times: dict[str, list[float]] = {}
-    sizes: dict[str, int] = {}
-    for window in windows:
-        for kind, values in window["times"].items():
-            times.setdefault(kind, []).extend(values)
-        for kind, size in window["sizes"].items():
-            sizes.setdefault(kind, size)
-    return {"times": times, "sizes": sizes, "errors": [e for window in windows for e in window["errors"]],
-            "server_cpu": [sum(worker) for worker in zip(*(window["server_cpu"] for window in windows))],
-            **{name: sum(window[name] for window in windows) for name in ("driver_cpu", "wall", "elapsed", "reconnections")}}
 
 
 def calibration() -> float:
@@ -423,95 +355,72 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def main() -> None:
-    """Seed, serve under gunicorn, drive from a second process, report."""
+    """Seed, serve under gunicorn, drive each level from a second process, report."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--connections", type=int, default=32)
-    parser.add_argument("--seconds", type=float, default=4, help="how long each phase is measured")
-    parser.add_argument("--warm-up", type=float, default=2, help="seconds of load before the steps are measured")
-    parser.add_argument("--rounds", type=int, default=2, help="alternating windows of each phase (they share --seconds)")
+    parser.add_argument("--levels", default="500,1000,2000,3000", help="players at a time, one level after another")
+    parser.add_argument("--seconds", type=float, default=60, help="how long each level lasts")
+    parser.add_argument("--warm-up", type=float, default=15, help="seconds of each level while the players start")
     add_server_options(parser)
-    parser.add_argument("--drive", nargs=3, metavar=("PORT", "CONFIG", "WORKERS"), help=argparse.SUPPRESS)
+    parser.add_argument("--drive", nargs=3, metavar=("PORT", "CONFIG", "PLAYERS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    for name, low in (("connections", 1), ("rounds", 1), ("warm_up", 0)):
-        value = getattr(args, name)
-        if value < low:
-            parser.error(f"--{name.replace('_', '-')} must be at least {low}, not {value:g}")
-    if args.seconds <= 0:
-        parser.error(f"--seconds must be more than 0, not {args.seconds:g}")
+    try:
+        levels = [int(level) for level in args.levels.split(",")]
+    except ValueError:
+        parser.error(f"--levels must be numbers separated by commas, not {args.levels!r}")
+    if min(levels) < 1 or not 0 <= args.warm_up < args.seconds:
+        parser.error("--levels must be at least 1, and --warm-up between 0 and --seconds")
     check_server_options(parser, args)
     if args.drive:
-        driver(int(args.drive[0]), args.drive[1], [int(pid) for pid in args.drive[2].split(",")], args.connections,
-               args.warm_up, args.seconds, args.rounds)
+        driver(int(args.drive[0]), args.drive[1], int(args.drive[2]), args.warm_up, args.seconds)
         return
-
     folder = Path(tempfile.mkdtemp(prefix="jipai-bench-"))
     instance = folder / "instance"
     drop = None
     try:
-        # enough runs for 10,000 requests a second: a run gives about 75 steps (it starts in its first half)
-        runs = max(4 * args.connections, round(10_000 * (args.warm_up + args.seconds) / 60))
         url, drop = database(args.database_url, instance)
-        config = seed(instance, runs, url)
+        config = seed(instance, 3 * sum(levels), url)  # a run lasts about 50 s at this pace
+        print(server_description(args) + f"; {DRILL} drill, loopback, levels of {args.seconds:g} s "
+              f"({args.warm_up:g} s ramp, then measured)")
+        print(f"largest answer with a whole trick-end-to-trick-end stretch: {config['stretch']} bytes "
+              f"(target ≤ 16384: {'met' if config['stretch'] <= 16384 else 'MISSED'})")
         config_path = folder / "config.json"
-        config_path.write_text(json.dumps(config))
+        held = 0
         with production_server(instance, url, gunicorn_options(args)) as (port, workers):
-            drive = subprocess.run([sys.executable, __file__, "--drive", str(port), str(config_path),
-                                    ",".join(map(str, workers)), "--connections", str(args.connections),
-                                    "--warm-up", str(args.warm_up), "--seconds", str(args.seconds),
-                                    "--rounds", str(args.rounds)],
-                                   capture_output=True, text=True, check=False)
-            if drive.returncode:
-                raise SystemExit(f"the driver failed:\n{drive.stderr}")
-        result = json.loads(drive.stdout)
+            for players in levels:
+                config_path.write_text(json.dumps(config))
+                before = cpu_seconds(workers)
+                drive = subprocess.run([sys.executable, __file__, "--drive", str(port), str(config_path), str(players),
+                                        "--seconds", str(args.seconds), "--warm-up", str(args.warm_up)],
+                                       capture_output=True, text=True, check=False)
+                if drive.returncode:
+                    raise SystemExit(f"the driver failed:\n{drive.stderr}")
+                result = json.loads(drive.stdout)
+                result["server_cpu"] = sum(cpu_seconds(workers)) - sum(before)
+                config["runs"] = config["runs"][3 * players:]
+                if report(players, result):
+                    held = players
+                else:
+                    break
+        print(f"calibration: a fixed Python loop takes {calibration():.0f} ms here now")
+        print(f"largest level that held (every request's p99 ≤ {TARGET_P99:g} ms, no errors): {held} players "
+              f"(target ≥ 2000: {'met' if held >= 2000 else 'MISSED'})")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
         if drop is not None:
             drop()
-    report(result, args)
 
 
-def shares(seconds: list[float]) -> str:
-    """Each worker's part of the workers' CPU time, as percentages (`52/48%`)."""
-    total = sum(seconds) or 1
-    return "/".join(f"{100 * part / total:.0f}" for part in seconds) + "%"
-
-
-def report(result: dict[str, Any], args: argparse.Namespace) -> None:
-    """Print the figures and how they compare with the targets."""
-    steps, trivial = result["steps"], result["trivial"]
-    step_times, page_times = steps["times"].get("step", []), steps["times"].get("page", [])
-    trivial_times = trivial["times"]["trivial"]
-    mix_rate = (len(step_times) + len(page_times)) / steps["elapsed"]
-    trivial_rate = len(trivial_times) / trivial["elapsed"]
-    p99 = percentile(step_times, 99)
-    print(f"{server_description(args)}, {args.connections} concurrent connections, "
-          f"loopback; {args.warm_up:g} s warm-up, {args.seconds:g} s measured for each in {args.rounds} "
-          "alternating windows")
-    print(f"drill steps:   {len(step_times)} requests, {len(step_times) / steps['elapsed']:7.0f} steps/s within "
-          f"{mix_rate:.0f} requests/s of the mix, p50 {percentile(step_times, 50):5.1f} ms, p99 {p99:5.1f} ms")
-    print(f"run page GETs: {len(page_times)} requests, p50 {percentile(page_times, 50):5.1f} ms, "
-          f"p99 {percentile(page_times, 99):5.1f} ms")
-    print(f"/healthz:      {len(trivial_times)} requests, {trivial_rate:7.0f} requests/s, "
-          f"p50 {percentile(trivial_times, 50):5.1f} ms, p99 {percentile(trivial_times, 99):5.1f} ms")
-    ratio = mix_rate / trivial_rate
-    print(f"throughput ratio (step mix / trivial): {ratio:.0%}")
-    step_cpu = 1000 * sum(steps["server_cpu"]) / (len(step_times) + len(page_times))
-    trivial_cpu = 1000 * sum(trivial["server_cpu"]) / len(trivial_times)
-    print(f"workers' CPU per request: step mix {step_cpu:.2f} ms, /healthz {trivial_cpu:.2f} ms; each worker's "
-          f"share of it: {shares(steps['server_cpu'])} and {shares(trivial['server_cpu'])}; the driver used "
-          f"{steps['driver_cpu'] / steps['wall']:.0%} and {trivial['driver_cpu'] / trivial['wall']:.0%} "
-          "of a core")
-    print(f"bytes: drill page {steps['sizes'].get('page', 0)}, step fragment {steps['sizes'].get('step', 0)}")
-    print(f"this machine now: a fixed Python loop takes {result['calibration']:.0f} ms (40–60 ms on the quiet machines this bench was tuned on)")
-    if steps["reconnections"] or trivial["reconnections"]:
-        print(f"the server closed connections after an answer: {steps['reconnections']} while drilling, "
-              f"{trivial['reconnections']} on /healthz (reopened)")
-    errors = steps["errors"] + trivial["errors"]
-    if errors:
-        print(f"errors: {len(errors)} answers were not 200 ({sorted(set(errors))})")
-    verdicts = [("step p99 <= 30 ms", p99 <= 30), ("throughput >= 40% of trivial", ratio >= 0.4),
-                ("step fragment < 4 KB", steps["sizes"].get("step", 1 << 20) < 4096)]
-    print("targets: " + ", ".join(f"{name}: {'met' if ok else 'MISSED'}" for name, ok in verdicts))
+def report(players: int, result: dict[str, Any]) -> bool:
+    """Print one level's figures; whether it held."""
+    times, measured = result["times"], result["measured"]
+    total = sum(len(values) for values in times.values())
+    worst = max((percentile(values, 99) for values in times.values()), default=float("inf"))
+    kinds = ", ".join(f"{kind} {len(values)} p50 {percentile(values, 50):.1f} p99 {percentile(values, 99):.1f} ms"
+                      for kind, values in sorted(times.items()))
+    print(f"{players:5d} players: {total / measured:6.0f} requests/s; {kinds}; workers' CPU "
+          f"{result['server_cpu'] / (total or 1) * 1000:.2f} ms a request; driver {result['driver_cpu']:.0f} s CPU"
+          + (f"; {len(result['errors'])} errors ({sorted(set(result['errors']))[:4]})" if result["errors"] else ""))
+    return bool(total) and worst <= TARGET_P99 and not result["errors"]
 
 
 if __name__ == "__main__":

@@ -301,8 +301,8 @@ def test_referee_stream_end_to_end() -> None:
     assert done.returncode == 0, done.stderr
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(answers) == len(REFEREE_CASES)
-    for (case, _, expected), answer in zip(REFEREE_CASES, answers):
-        assert answer == expected, case
+    for (case, _, expected), given in zip(REFEREE_CASES, answers):
+        assert given == expected, case
 
 
 def test_referee_survives_a_wrapped_tractor_lead() -> None:

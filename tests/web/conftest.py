@@ -102,7 +102,6 @@ def make_app(tmp_path: Path, database_url: str, server_database: str | None,
 
     yield make
     for app in apps:
-        app.extensions["jipai_cursors"].close()
         app.extensions["jipai_engine"].dispose()
     if server_database:
         _empty_tables(server_database)

@@ -6,6 +6,7 @@ import random
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from html.parser import HTMLParser
 from typing import Any
 
 import sqlalchemy as sa
@@ -58,8 +59,7 @@ def session(app: Flask) -> Session:
 
 
 def run_row(app: Flask, run_id: int) -> DrillRun:
-    """The run's row as stored, once the app has written its pending cursor moves."""
-    app.extensions["jipai_cursors"].flush()
+    """The run's row as stored."""
     with session(app) as db:
         run = db.get(DrillRun, run_id)
         assert run is not None
@@ -180,3 +180,51 @@ def drive(client: FlaskClient, app: Flask, run_id: int, right: Callable[[int], b
         response = client.post(f"/runs/{run_id}/step", data={"at": at_value(page.text)}, headers=headers)
         assert response.status_code in (200, 303), response.text[:300]
     raise AssertionError("the run did not end")
+
+
+class _Frame(HTMLParser):
+    """Keeps what a page shows at one step of its reveal (see `frame`)."""
+
+    def __init__(self, step: int) -> None:
+        super().__init__(convert_charrefs=False)
+        self.step, self.out, self.skipping = step, [], 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if self.skipping:
+            self.skipping += tag not in VOID
+            return
+        start, end = int(values.get("data-from") or 0), values.get("data-to")
+        if not (start <= self.step and (end is None or self.step < int(end))):
+            self.skipping = tag not in VOID
+            return
+        text = self.get_starttag_text() or ""
+        self.out.append(re.sub(r' (data-from|data-to)="\d+"| hidden(?=[ >])', "", text))
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.skipping:
+            self.skipping -= 1
+            return
+        self.out.append(f"</{tag}>")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping:
+            self.out.append(data)
+
+    def handle_entityref(self, name: str) -> None:
+        self.handle_data(f"&{name};")
+
+    def handle_charref(self, name: str) -> None:
+        self.handle_data(f"&#{name};")
+
+
+VOID = {"br", "input", "img", "meta", "link", "hr"}
+
+
+def frame(html: str, step: int) -> str:
+    """The markup drill.js shows at `step` of a stretch (0: what shows without JavaScript): every
+    element with data-from / data-to outside its steps left out, those attributes dropped."""
+    parser = _Frame(step)
+    parser.feed(html)
+    parser.close()
+    return "".join(parser.out)

@@ -1,6 +1,6 @@
 """What the fast paths remember never changes what is allowed: remembered CSRF tokens and session
-cookies, the runs a step goes on with from memory, the write lock, the header's user name, /healthz,
-and the rate limiter's hooks, which run only where it limits."""
+cookies, the write lock, the header's user name, /healthz, and the rate limiter's hooks, which run
+only where it limits; a drill step checks the run's owner and state on every request."""
 from __future__ import annotations
 
 import re
@@ -35,7 +35,7 @@ def test_a_remembered_token_opens_nothing_else(make_app) -> None:
     alice_token, bob_token = _signed_up(alice, "alice"), _signed_up(bob, "bob")
     run_id = int(alice.post("/drills/trumps/start", data={"csrf_token": alice_token})
                  .headers["Location"].rsplit("/", 1)[1])
-    for _ in range(2):  # the second time from memory
+    for _ in range(2):  # the second time a stale step: it changes nothing
         assert alice.post(f"/runs/{run_id}/step?at=0", headers={**HX, "X-CSRFToken": alice_token}).status_code == 200
     forged = alice_token[:-2] + ("AA" if not alice_token.endswith("AA") else "BB")
     assert alice.post(f"/runs/{run_id}/step?at=1", headers={**HX, "X-CSRFToken": forged}).status_code == 400
@@ -57,17 +57,17 @@ def test_a_remembered_cookie_is_still_checked(app, alice) -> None:
     assert alice.get("/drills").headers["Location"].startswith("/auth/login")
 
 
-def test_a_step_from_memory_still_checks_the_owner_and_the_state(app, client, accounts) -> None:
+def test_a_step_checks_the_owner_and_the_state(app, client, accounts) -> None:
     accounts.sign_up("alice")
     run_id = start(client, "trumps")
-    assert at_value(client.post(f"/runs/{run_id}/step?at=0", headers=HX).text) == 1  # the plan is remembered now
+    assert at_value(client.post(f"/runs/{run_id}/step?at=0", headers=HX).text) == 1
     accounts.logout()
     accounts.sign_up("bob")
     assert client.post(f"/runs/{run_id}/step?at=1", headers=HX).status_code == 404
     assert run_row(app, run_id).cursor == 1
     accounts.logout()
     accounts.login("alice")
-    assert client.post(f"/runs/{run_id}/finish").status_code == 303
+    assert client.post(f"/runs/{run_id}/finish", data={"confirm": "yes"}).status_code == 303
     done = client.post(f"/runs/{run_id}/step?at=1", headers=HX)
     assert done.headers["HX-Redirect"] == f"/runs/{run_id}/summary" and run_row(app, run_id).cursor == 1
 

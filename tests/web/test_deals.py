@@ -504,7 +504,7 @@ def test_chinese_pages_name_presets_and_sources_in_chinese(app, alice, monkeypat
     deals = _stored(app)
     assert {deal.source_kind for deal in deals} == {"generated", "import", "botzone"}
     assert {"standard", "competition", "fixed-twos", "botzone"} <= {deal.rules for deal in deals}
-    pages = ["/", "/deals", "/deals?whose=mine", "/deals/new", *(f"/deals/{deal.id}" for deal in deals)]
+    pages = ["/", "/drills", "/deals", "/deals?whose=mine", "/deals/new", *(f"/deals/{deal.id}" for deal in deals)]
     for path in pages:
         for headers in ({}, HX):
             text = visible_text(alice.get(path, headers=headers).text)

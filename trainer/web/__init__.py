@@ -17,8 +17,16 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from trainer.web import db, inputs
 from trainer.web.db import PROJECT_ROOT
-from trainer.web.extensions import SECURITY_HEADERS, add_security_headers, add_vary, babel, csrf, htmx, limiter, \
-    select_locale
+from trainer.web.extensions import (
+    SECURITY_HEADERS,
+    add_security_headers,
+    add_vary,
+    babel,
+    csrf,
+    htmx,
+    limiter,
+    select_locale,
+)
 
 LANGUAGES = ("zh", "en")
 
@@ -68,7 +76,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         PROXY_FIX=0,
         DEALS_PER_PAGE=50,
-        CURSOR_WRITE_DELAY=0.25,
         SECURITY_HEADERS=SECURITY_HEADERS,
     )
     app.config.from_prefixed_env()

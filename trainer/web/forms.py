@@ -8,8 +8,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import Field, Form, HiddenField, IntegerField, PasswordField, SelectChoice, SelectField, StringField
-from wtforms.validators import (DataRequired, EqualTo, InputRequired, Length, NumberRange, Regexp,
-                                ValidationError)
+from wtforms.validators import DataRequired, EqualTo, InputRequired, Length, NumberRange, Regexp, ValidationError
 from zxcvbn import zxcvbn
 
 from trainer.web.display import preset_choices

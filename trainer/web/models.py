@@ -171,3 +171,15 @@ class Attempt(SQLModel, table=True):
     seat: int
     deal_pk: int = Field(foreign_key="deals.pk", ondelete="CASCADE", index=True)
     created: datetime = Field(default_factory=utcnow)
+
+
+class DrillSettings(SQLModel, table=True):
+    """A user's drill settings: the reveal speed (percent of each drill's pace), and whether the table
+    offers a look at the last trick and shows the cards left in each hand. No row: the defaults."""
+
+    __tablename__ = "drill_settings"
+
+    user_id: int = Field(foreign_key="users.id", ondelete="CASCADE", primary_key=True)
+    speed: int = Field(default=100, description="percent of the drill's cards per second")
+    last_trick: bool = True
+    hand_sizes: bool = True

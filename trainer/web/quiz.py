@@ -56,18 +56,6 @@ def suit_name(key: str | None) -> str:
     return names.get(key or "", key or "")
 
 
-OPTION_KEYS = "123456789abcdefghijklmnopqrstuvwxyz"
-"""The key that picks each option, in order: digits 1–9, then letters from the tenth on."""
-
-
-def choices(question: Question, lang: str) -> list[dict[str, str]]:
-    """The options as the answer form shows them, in the question's order: each option's `value`
-    (the form's `answer` value: a radio for a single choice, a checkbox for a multi choice), its
-    `label` in `lang` and the `key` that picks it (1–9, then a, b, c …; none past z)."""
-    return [{"value": option["value"], "label": option["label"][lang], "key": OPTION_KEYS[i:i + 1]}
-            for i, option in enumerate(question.options)]
-
-
 class AnswerError(ValueError):
     """A form that does not hold an answer of the question's kind (said in words)."""
 

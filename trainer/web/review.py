@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, current_app, g, request
+from flask import Blueprint, abort, current_app, g, get_template_attribute, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.orm import load_only
@@ -23,13 +23,14 @@ from trainer.tracking.explain import explain
 from trainer.tracking.facts import facts_json
 from trainer.web.auth import login_required
 from trainer.web.db import get_session
-from trainer.web.drills import drills, feedback, lang, plays_at, snapshot_at
+from trainer.web.dealdata import DealData, deal_cache
+from trainer.web.display import CardView, cards_view, hand_groups, seat_label, trump_label
+from trainer.web.drills import drills, feedback, lang, plays_at
 from trainer.web.inputs import page_cursor
 from trainer.web.keyset import keyset_page
 from trainer.web.models import Attempt, Deal, DrillRun
 from trainer.web.quiz import QUESTION_LABELS, answer_text, localise, seat_word, suit_name
 from trainer.web.responses import render_page
-from trainer.web.table import deal_cache, history, table_view, words
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 
@@ -112,7 +113,7 @@ def show(attempt_id: int) -> Any:
     data = deal_cache().get(db, (attempt.deal_pk, deal_id, created))
     plays = plays_at(data, attempt.position)
     seat = attempt.seat
-    snap = snapshot_at(data, seat, plays)
+    snap = data.snapshot(seat, plays)
     facts = facts_json(snap, attempt.position)
     events = data.events[:plays]
     language = lang()
@@ -120,9 +121,23 @@ def show(attempt_id: int) -> Any:
     rows = fact_rows(facts, snap, events)
     drill = drills().get(drill_id)
     return render_page("review/show.html", **context, drill=drill, deal_id=deal_id, lang=language,
-                       tricks=history(data, seat, plays), table=table_view(data, seat, plays), rows=rows,
+                       tricks=history(data, seat, plays), table=review_table(data, seat, plays), rows=rows,
                        relevant=relevant_row(attempt.question),
-                       seat_word=lambda q: seat_word(q, seat), w=words())
+                       seat_word=lambda q: seat_word(q, seat), w=TABLE_WORDS)
+
+
+TABLE_WORDS = {"level": _l("Level %(level)s"), "trump": _l("Trump (主)"), "my_hand": _l("My hand"),
+               "buried": _l("Buried by the banker")}
+"""The words the review's table uses."""
+
+
+def review_table(data: DealData, seat: int, plays: int) -> dict[str, Any]:
+    """The viewer's hand at the moment of the mistake, drawn with the card macro, and the deal's level and trump."""
+    ctx = data.record.ctx
+    cards = get_template_attribute("_cards.html", "cards")
+    return {"level": str(data.record.data["level"]).upper(), "trump": trump_label(ctx),
+            "hand": get_template_attribute("_cards.html", "hand")(hand_groups(data.hand(seat, plays), ctx)),
+            "buried": cards(cards_view(ctx.sort_hand(data.record.buried), ctx)) if seat == data.record.banker else None}
 
 
 def relevant_row(question: dict[str, Any]) -> str:
@@ -170,3 +185,45 @@ def fact_rows(facts: dict[str, Any], snap: Any, events: Any) -> list[FactRow]:
                                              str(score["unplayed"]), str(score["to_take_over"])], lines("score")))
     return out
 
+
+@dataclass(frozen=True, slots=True)
+class TableSeat:
+    """One seat's play in a trick of the review's history."""
+
+    seat: int
+    label: str
+    play: list[CardView]
+    winning: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PastTrick:
+    """One trick of the history on the review page: its plays from the leader, the winner, the points."""
+
+    number: int
+    plays: list[TableSeat]
+    winner: int | None
+    """The seat that won it; None while it is unfinished."""
+    points: int
+    attempt: list[CardView] | None
+
+
+def history(data: DealData, viewer: int, plays: int) -> list[PastTrick]:
+    """Every trick up to `plays` plays (the last one perhaps unfinished) with the seats named from
+    `viewer`: the review page shows the whole history."""
+    record, ctx = data.record, data.record.ctx
+    tricks: list[PastTrick] = []
+    for number, trick in enumerate(record.tricks, start=1):
+        start = data.trick_starts[number - 1]
+        if start >= plays:
+            break
+        shown = min(len(trick.plays), plays - start)
+        finished = shown == len(trick.plays) == 4
+        winner = data.events[start + shown - 1].winning if finished else None
+        seats = [TableSeat((trick.leader + index) % 4, seat_label((trick.leader + index) % 4, record.banker, viewer),
+                           cards_view(cards, ctx), (trick.leader + index) % 4 == winner)
+                 for index, cards in enumerate(trick.plays[:shown])]
+        points = sum(card.points for cards in trick.plays[:shown] for card in cards)
+        tricks.append(PastTrick(number, seats, winner, points,
+                                cards_view(trick.attempt, ctx) if trick.attempt is not None else None))
+    return tricks

@@ -1,0 +1,101 @@
+"""Stored deals parsed once per app process: each process parses a record and replays its public plays
+once (`DealCache`, keyed by the row's key, record id and creation time, so a key reused after a
+deletion cannot serve a stale deal); the drill table and the review read them from memory.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+
+from flask import current_app
+from sqlmodel import Session
+
+from trainer.drills.runs import position_after, snapshot_after
+from trainer.engine.cards import Card
+from trainer.records import DealRecord, Position, parse_record, plays_in_order
+from trainer.tracking.tracker import PlayEvent, Snapshot, public_events
+from trainer.web.memo import Memo
+from trainer.web.models import Deal
+
+DealKey = tuple[int, str, datetime]
+"""A deal row's identity for the cache: (pk, record id, created)."""
+
+
+@dataclass(frozen=True)
+class DealData:
+    """A stored deal, parsed and replayed once: the record, its public events, its plays in order."""
+
+    pk: int
+    key: DealKey
+    record: DealRecord
+    events: tuple[PlayEvent, ...]
+    plays: tuple[tuple[int, int, tuple[Card, ...]], ...]
+    """(trick number, seat, cards) for every play, in order."""
+    positions: tuple[Position, ...]
+    """The position `T.K` after each number of plays (0 … total)."""
+
+    @property
+    def total(self) -> int:
+        """How many plays the deal has."""
+        return len(self.plays)
+
+    @cached_property
+    def trick_starts(self) -> tuple[int, ...]:
+        """Plays made before each trick (index 0 is trick 1)."""
+        starts, made = [], 0
+        for trick in self.record.tricks:
+            starts.append(made)
+            made += len(trick.plays)
+        return tuple(starts)
+
+    def snapshot(self, seat: int, plays: int) -> Snapshot:
+        """What `seat` knows after `plays` plays."""
+        return snapshot_after(self.record, seat, plays, self.events)
+
+    def hand(self, seat: int, plays: int) -> list[Card]:
+        """`seat`'s cards after `plays` plays."""
+        left = Counter(self.record.playing_hands()[seat])
+        for _trick, who, cards in self.plays[:plays]:
+            if who == seat:
+                left.subtract(cards)
+        return list(left.elements())
+
+    @classmethod
+    def of(cls, deal: Deal) -> DealData:
+        """Parse and replay a stored deal (stored deals were validated on the way in)."""
+        assert deal.pk is not None
+        record = parse_record(deal.record)
+        plays = tuple(plays_in_order(record))
+        positions = tuple(position_after(record, count) for count in range(len(plays) + 1))
+        return cls(deal.pk, deal_key(deal), record, tuple(public_events(record)), plays, positions)
+
+
+class DealCache:
+    """The most recently used deals of one app process, parsed (thread-safe, bounded)."""
+
+    def __init__(self, size: int = 512) -> None:
+        self._items: Memo[DealKey, DealData] = Memo(size)
+
+    def get(self, session: Session | Callable[[], Session], key: DealKey) -> DealData:
+        """The deal with this key, parsed; loaded from the database on a miss (`session` may be a
+        function giving one, called only then)."""
+        def load() -> DealData:
+            deal = (session if isinstance(session, Session) else session()).get(Deal, key[0])
+            if deal is None or deal.id != key[1]:
+                raise LookupError(f"deal {key[0]} is gone")
+            return DealData.of(deal)
+        return self._items.get_or_make(key, load)
+
+
+def deal_cache() -> DealCache:
+    """The current app's deal cache."""
+    return current_app.extensions["jipai_deal_cache"]
+
+
+def deal_key(deal: Deal) -> DealKey:
+    """A deal row's cache key."""
+    assert deal.pk is not None
+    return (deal.pk, deal.id, deal.created)
