@@ -59,12 +59,16 @@
     if (reveal.paused) { clearTimeout(reveal.timer); } else { schedule(); }
   }
 
+  var saving = Promise.resolve();  // settings are saved one after another, so the last one chosen is kept
+
   function post(settings, name, value) {
     var body = new FormData();
     body.append("run", settings.querySelector("[name=run]").value);
     body.append(name, value);
-    fetch(settings.action, { method: "POST", body: body, credentials: "same-origin",
-                             headers: { "X-CSRFToken": token(), "HX-Request": "true" } });
+    saving = saving.then(function () {
+      return fetch(settings.action, { method: "POST", body: body, credentials: "same-origin",
+                                      headers: { "X-CSRFToken": token(), "HX-Request": "true" } });
+    }).catch(function () {});
   }
 
   function setting(button) {
