@@ -21,6 +21,8 @@ from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import track
 from trainer.web.models import Attempt, Deal, DrillRun
 
+from .pages import visible_text
+
 HX = {"HX-Request": "true"}
 DRILLS = load_drills()
 
@@ -165,7 +167,7 @@ def drive(client: FlaskClient, app: Flask, run_id: int, right: Callable[[int], b
             index = int(re.search(r'name="checkpoint" value="(\d+)"', page.text).group(1))
             assert run.checkpoints[index] == run.cursor
             question, _position = expected_question(app, run, index)
-            assert question.prompt["zh"] in page.text
+            assert question.prompt["zh"] in visible_text(page.text)
             given = question.answer if right(index) else wrong_answer(question)
             response = client.post(f"/runs/{run_id}/answer", data={"checkpoint": index, "answer": form_values(given)},
                                    headers=headers)

@@ -37,6 +37,7 @@ from .drilling import (
     statements,
     wrong_answer,
 )
+from .pages import visible_text
 
 
 def _alternate(index: int) -> bool:
@@ -306,8 +307,12 @@ def test_the_feedback_shows_the_answer_its_explanation_and_the_time(app, alice) 
     response = alice.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": form_values(wrong_answer(question))},
                           headers=HX)
     assert response.status_code == 200 and "✗" in response.text
-    assert f'<dd class="expected">{question.answer_text("zh")}</dd>' in response.text
-    assert re.search(r"<ul class=\"explain\"><li>[^<]*(共|墩)", response.text)
+    expected = re.search(r'<dd class="expected">(.*?)</dd>', response.text).group(1)
+    assert visible_text(expected) == question.answer_text("zh")
+    decisive = re.search(r'<ul class="explain decisive">(.*?)</ul>', response.text, re.DOTALL).group(1)
+    assert decisive.count("<li>") >= 1 and visible_text(decisive).strip()  # the deciding lines, open
+    if '<details class="account">' in response.text:  # then the full account, folded
+        assert response.text.index('<details class="account">') > response.text.index('class="explain decisive"')
     assert re.search(r"[5-9]\.\d 秒", response.text)
     assert attempts(app, run_id)[0].ms >= 5000
     assert 'id="continue"' in response.text
