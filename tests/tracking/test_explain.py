@@ -5,12 +5,12 @@ import random
 import re
 
 import pytest
-
+from every_question import every_question
 from test_facts_handmade import deal_b, deal_c, deal_d, deal_e
 
 from trainer.bots.random import random_record
 from trainer.drills.explain import explain_question, sum_line
-from trainer.drills.questions import QUESTION_TYPES, make_question
+from trainer.drills.questions import make_question
 from trainer.engine.cards import parse_cards, pretty_cards
 from trainer.records import Position, parse_record, replay
 from trainer.tracking.explain import explain, played_where
@@ -210,14 +210,9 @@ def test_every_sum_shown_adds_up_to_the_answer(seed):
     for plays in sorted(rng.sample(range(len(events) + 1), 6)):
         seat = rng.randrange(4)
         position = Position.parse("end", record) if plays == len(events) else Position(plays // 4 + 1, plays % 4)
-        snap = track(record, seat, position)
-        facts = facts_json(snap, str(position))
-        for kind in QUESTION_TYPES:
-            question = make_question(kind, facts, snap, random.Random(plays))
-            if question is None:
-                continue
+        for question, snap in every_question(record, seat, position):
             lines = explain_question(question, snap, events[:position.plays_before(record)]).decisive
-            assert lines, kind
+            assert lines, question.type
             totals = []
             for line in lines:
                 if (pair := added_up(line)) is not None:

@@ -16,6 +16,7 @@ from sqlmodel import Session, col, select
 
 from trainer.drills.definitions import load_drills
 from trainer.drills.questions import Question, make_question
+from trainer.drills.runs import position_after
 from trainer.records import Position, parse_record
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import track
@@ -77,15 +78,6 @@ def attempts(app: Flask, run_id: int | None = None, user_id: int | None = None) 
         if user_id is not None:
             query = query.where(Attempt.user_id == user_id)
         return list(db.exec(query).all())
-
-
-def position_after(record: Any, plays: int) -> Position:
-    """T.K after `plays` plays (a finished trick stays on the table)."""
-    for number, trick in enumerate(record.tricks, start=1):
-        if plays <= len(trick.plays):
-            return Position(number, plays)
-        plays -= len(trick.plays)
-    raise AssertionError("past the end")
 
 
 def expected_question(app: Flask, run: DrillRun, index: int) -> tuple[Question, str]:

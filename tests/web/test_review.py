@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import sqlalchemy as sa
+from every_question import every_question
 
 from trainer.drills.definitions import DRILLS_DIR
-from trainer.drills.questions import QUESTION_TYPES, make_question
 from trainer.records import load_record, replay
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import public_events, track
@@ -189,13 +189,7 @@ def test_every_explanation_line_is_translated(app, lang) -> None:
             total = len(events)
             for plays in (4, total // 3, total // 2, total - 5, total):
                 seat = rng.randrange(4)
-                position = position_after(record, plays)
-                snap = track(record, seat, position)
-                facts = facts_json(snap, str(position))
-                for kind in QUESTION_TYPES:
-                    question = make_question(kind, facts, snap, random.Random(plays))
-                    if question is None:
-                        continue
+                for question, snap in every_question(record, seat, position_after(record, plays)):
                     for line in explanation(question, snap, events[:plays]):
                         lines_seen += 1
                         assert not re.search(r"\bseat \d\b", line), line
