@@ -184,12 +184,13 @@ def legal_follows(lead: Lead, hand: dict[int, int], ctx: TrumpContext) -> Iterat
 def lenient_shapes(lead: Lead, hand: dict[int, int], ctx: TrumpContext) -> list[list[Card]]:
     """Under `follow = lenient`, the plays of the lead's shape from other suits that the follower may
     make because its led-suit cards cannot make that shape; [] otherwise."""
-    held = _suit_part(hand, lead.suit, ctx)
     if ctx.rules.follow != "lenient" or len(lead.units) != 1 or not lead.pairs:
         return []
+    held = _suit_part(hand, lead.suit, ctx)
+    if _rank(held, lead, ctx) == (lead.pairs, lead.tractors):  # the led suit makes the shape
+        return []
     others = {f: c for f, c in hand.items() if c and f not in held}
-    return [cards for cards in legal_leads(others, ctx)
-            if len(cards) == lead.size and _lenient_shape(lead, cards, held, ctx)]
+    return [cards for cards in legal_leads(others, ctx) if len(cards) == lead.size and forms_lead_shape(lead, cards, ctx)]
 
 
 def random_follow(lead: Lead, hand: dict[int, int], ctx: TrumpContext, rng: random.Random) -> list[Card]:

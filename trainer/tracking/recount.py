@@ -74,8 +74,8 @@ def recount(record: DealRecord, seat: int, position: Position) -> Snapshot:
             for face, copies in face_counts(cards).items():
                 declared[declarer][face] = max(declared[declarer].get(face, 0), copies)
     for declarer in range(4):
-        declared[declarer] = {face: copies - own_count(plays, declarer, face) for face, copies in declared[declarer].items()
-                              if copies > own_count(plays, declarer, face)}
+        left = {face: copies - own_count(plays, declarer, face) for face, copies in declared[declarer].items()}
+        declared[declarer] = {face: copies for face, copies in left.items() if copies > 0}
     if state.tricks:
         last = state.tricks[-1]
         number = len(state.tricks)

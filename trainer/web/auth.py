@@ -138,17 +138,6 @@ def login_required(view: Callable[..., Any]) -> Callable[..., Any]:
     return wrapped
 
 
-def signed_in(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Like `login_required`, but checking the session with one read of the user's token instead of
-    loading the user: for hot paths whose every query is scoped to `current_user_id()`."""
-    @functools.wraps(view)
-    def wrapped(**kwargs: Any) -> Any:
-        if current_user_id() is None:
-            return _to_login()
-        return view(**kwargs)
-    return wrapped
-
-
 def _to_login() -> Any:
     back = request.full_path if request.method == "GET" else request.path
     return go(url_for("auth.login", next=back.rstrip("?")))

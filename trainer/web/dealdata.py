@@ -28,8 +28,6 @@ DealKey = tuple[int, str, datetime]
 class DealData:
     """A stored deal, parsed and replayed once: the record, its public events, its plays in order."""
 
-    pk: int
-    key: DealKey
     record: DealRecord
     events: tuple[PlayEvent, ...]
     plays: tuple[tuple[int, int, tuple[Card, ...]], ...]
@@ -66,11 +64,10 @@ class DealData:
     @classmethod
     def of(cls, deal: Deal) -> DealData:
         """Parse and replay a stored deal (stored deals were validated on the way in)."""
-        assert deal.pk is not None
         record = parse_record(deal.record)
         plays = tuple(plays_in_order(record))
         positions = tuple(position_after(record, count) for count in range(len(plays) + 1))
-        return cls(deal.pk, deal_key(deal), record, tuple(public_events(record)), plays, positions)
+        return cls(record, tuple(public_events(record)), plays, positions)
 
 
 class DealCache:
