@@ -15,13 +15,16 @@ from dataclasses import dataclass
 
 from trainer.drills.questions import Question
 from trainer.engine.cards import Card, pretty_cards
+from trainer.engine.follow import suit_label
 from trainer.engine.trump import SUIT_NAMES
 from trainer.tracking.explain import explain
 from trainer.tracking.facts import live_pair_faces, live_tractors, top_faces, voids
 from trainer.tracking.tracker import FACE_POINTS, PlayEvent, Snapshot
 
-SUIT_LABEL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", "trump": "trump"}
-"""The suit keys of questions as the tracker's lines write them."""
+
+def _suit(question: Question) -> str:
+    """The question's suit as the tracker's lines name it (♠ ♥ ♣ ♦ or trump)."""
+    return suit_label(SUIT_NAMES.index(question.suit or "trump"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +59,7 @@ def account_lines(question: Question, snap: Snapshot, events: Sequence[PlayEvent
 def seat_lines(question: Question, snap: Snapshot, events: Sequence[PlayEvent], seat: int) -> list[str]:
     """The tracker's lines on why `seat` is void (or holds no pair) in the question's suit, the
     showing-out trick first; `nothing shown` when none."""
-    label = SUIT_LABEL.get(question.suit or "", question.suit or "")
+    label = _suit(question)
     keep = _seat_line_filter(question.fact, label)
     found = [line for line in explain(snap, events, question.fact, seat=seat) if keep(line)]
     return found or [f"seat {seat}: nothing shown in {label}"]
@@ -198,7 +201,7 @@ def _top_in_play(question: Question, where: _Where) -> list[str]:
     best = [Card.parse(name).index for name in str(question.answer).split("/")]  # one option: a strength class
     if not best:
         return []
-    return ([f"The biggest {SUIT_LABEL[question.suit or '']} left: {pretty_cards(Card.from_index(f) for f in best)}"]
+    return ([f"The biggest {_suit(question)} left: {pretty_cards(Card.from_index(f) for f in best)}"]
             + [f"{Card.from_index(f).pretty}: {where.copies(f)}" for f in best]
             + [f"{Card.from_index(f).pretty} is gone: {where.copies(f)}" for f in _higher(where, best[0])])
 
@@ -219,7 +222,7 @@ def _live_faces(question: Question, where: _Where) -> list[int]:
 def _live_pairs(question: Question, where: _Where) -> list[str]:
     faces = [Card.parse(option["value"]).index for option in question.options]
     live = _live_faces(question, where)
-    lines = [_pairs_line(SUIT_LABEL[question.suit or ""], live)]
+    lines = [_pairs_line(_suit(question), live)]
     lines += [f"{Card.from_index(f).pretty}: {where.copies(f)}" for f in faces if f not in live]
     if not live and any(where.snap.unseen[f] >= 2 for f in faces):
         lines += [line for line in explain(where.snap, where.events, "suits.live_pairs", suit=question.suit)
@@ -228,7 +231,7 @@ def _live_pairs(question: Question, where: _Where) -> list[str]:
 
 
 def _live_tractor(question: Question, where: _Where) -> list[str]:
-    label = SUIT_LABEL[question.suit or ""]
+    label = _suit(question)
     live = _live_faces(question, where)
     runs = live_tractors(live, where.snap.ctx)
     if runs:
@@ -237,7 +240,7 @@ def _live_tractor(question: Question, where: _Where) -> list[str]:
 
 
 def _seats(question: Question, where: _Where) -> list[str]:
-    label = SUIT_LABEL[question.suit or ""]
+    label = _suit(question)
     seats = [int(q) for q in question.answer]
     if not seats:
         return [f"Nobody is known to be void in {label}" if question.type == "voids"
@@ -265,11 +268,11 @@ DECIDERS: dict[str, Callable[[Question, _Where], list[str]]] = {
     "trumps_unseen": lambda q, w: [w.count_sum(_suit_faces(q, w))],
     "trumps_played": lambda q, w: [w.played_sum(_suit_faces(q, w), "no trump played yet")],
     "suit_unseen": lambda q, w: [w.count_sum(_suit_faces(q, w))],
-    "suit_played": lambda q, w: [w.played_sum(_suit_faces(q, w), f"no {SUIT_LABEL[q.suit or '']} card played yet")],
+    "suit_played": lambda q, w: [w.played_sum(_suit_faces(q, w), f"no {_suit(q)} card played yet")],
     "points_unplayed": lambda q, w: [w.points_sum(_unplayed(w), _suit_faces(q, w),
-                                                  f"no {SUIT_LABEL[q.suit or '']} point card is left to play")],
+                                                  f"no {_suit(q)} point card is left to play")],
     "points_unseen": lambda q, w: [w.points_sum(w.snap.unseen, _suit_faces(q, w),
-                                                f"no {SUIT_LABEL[q.suit or '']} point card is unseen")],
+                                                f"no {_suit(q)} point card is unseen")],
     "constant_trumps_out": _constant_trumps,
     "big_trumps_out": _big_trumps,
     "point_cards_out": _point_cards,
