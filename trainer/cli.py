@@ -17,6 +17,8 @@ from trainer.engine.rules import Rules
 from trainer.json_input import JSONInputError, read_json
 from trainer.records import (DealRecord, Position, Replay, known_id, parse_record, read_record_file, record_id, replay,
                              state_at, verify_summary)
+from trainer.gouji import records as gouji_records
+from trainer.gouji.records import GoujiPosition, GoujiRecord, is_gouji, parse_gouji_record
 from trainer.referee import serve_lines
 from trainer.tracking.facts import facts_json
 from trainer.tracking.inference import infer_json
@@ -46,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", action="store_true", help="print one JSON object per file")
     show = deal_commands.add_parser("show", help="print a deal as text, optionally from one seat up to a position")
     show.add_argument("file", metavar="FILE")
-    show.add_argument("--seat", help="show only what this seat (0–3) can see")
+    show.add_argument("--seat", help="show only what this seat (0–3; 0–5 in 够级) can see")
     show.add_argument("--at", help="stop at position T.K (after K plays of trick T), 0.0 or end")
 
     generate = deal_commands.add_parser("generate", help="bots play complete deals; one record file each")
@@ -120,12 +122,13 @@ class Unloaded:
     id: str | None = None
 
 
-def _load(path: str) -> DealRecord | Unloaded:
-    """Read and parse a record file; on failure say why on stderr and return an `Unloaded`."""
+def _load(path: str) -> DealRecord | GoujiRecord | Unloaded:
+    """Read and parse a record file (升级, or 够级 when it says `"game": "gouji"`); on failure say why on
+    stderr and return an `Unloaded`."""
     data = None
     try:
         data = read_record_file(path)
-        return parse_record(data)
+        return parse_gouji_record(data) if is_gouji(data) else parse_record(data)
     except OSError as error:
         failed = Unloaded(EXIT_USAGE, f"cannot read: {error.strerror or error}")
     except JipaiError as error:
@@ -195,9 +198,9 @@ def _verify(files: Sequence[str], as_json: bool) -> int:
     failures: list[int] = []
     for path in files:
         record = _load(path)
-        if isinstance(record, DealRecord):
+        if not isinstance(record, Unloaded):
             try:
-                rep = replay(record)
+                rep = gouji_records.replay(record) if isinstance(record, GoujiRecord) else replay(record)
             except JipaiError as error:
                 print(f"{_shown_path(path)}: {error}", file=sys.stderr)
                 record = Unloaded(EXIT_INVALID, str(error), record.id)
@@ -206,6 +209,9 @@ def _verify(files: Sequence[str], as_json: bool) -> int:
             if as_json:
                 known = {"id": record.id} if record.id is not None else {}
                 print(json.dumps({**known, "file": _shown_path(path), "error": record.error}, ensure_ascii=False))
+        elif isinstance(rep, gouji_records.GoujiReplay):
+            print(json.dumps(gouji_records.verify_summary(rep), ensure_ascii=False) if as_json
+                  else gouji_records.verify_text(_shown_path(path), rep))
         elif as_json:
             print(json.dumps(verify_summary(rep), ensure_ascii=False))
         else:
@@ -236,6 +242,9 @@ def _open_at(path: str, seat_text: str | None, at_text: str | None) -> tuple[Dea
     record = _load(path)
     if isinstance(record, Unloaded):
         return record.status
+    if isinstance(record, GoujiRecord):
+        print(f"trainer: {_shown_path(path)} is a 够级 record; this command reads 升级 records only", file=sys.stderr)
+        return EXIT_USAGE
     try:
         seat = int(Seat.parse(seat_text)) if seat_text is not None else None
         position = Position.parse(at_text if at_text is not None else "end", record)
@@ -250,7 +259,34 @@ def _open_at(path: str, seat_text: str | None, at_text: str | None) -> tuple[Dea
     return record, seat, position
 
 
+def _show_gouji(path: str, record: GoujiRecord, seat_text: str | None, at_text: str | None) -> int:
+    """`deal show` for a 够级 record: validate, then print up to the position, from one seat if asked."""
+    try:
+        seat = None
+        if seat_text is not None:
+            if not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) <= 2
+                    and int(seat_text) < record.rules.players and str(int(seat_text)) == seat_text):
+                raise MalformedError(f"a seat is a number from 0 to {record.rules.players - 1}, not {shown(seat_text)}")
+            seat = int(seat_text)
+        position = GoujiPosition.parse(at_text if at_text is not None else "end", record)
+    except MalformedError as error:
+        print(f"trainer: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        gouji_records.replay(record)
+    except JipaiError as error:
+        print(f"{_shown_path(path)}: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    print(gouji_records.show_text(record, position, seat))
+    return EXIT_OK
+
+
 def _show(path: str, seat_text: str | None, at_text: str | None) -> int:
+    record = _load(path)
+    if isinstance(record, Unloaded):
+        return record.status
+    if isinstance(record, GoujiRecord):
+        return _show_gouji(path, record, seat_text, at_text)
     opened = _open_at(path, seat_text, at_text)
     if isinstance(opened, int):
         return opened

@@ -134,6 +134,8 @@ def parse_record(data: Any) -> DealRecord:
         raise InvalidRecordError("a deal record must be a JSON object")
     if data.get("format") != FORMAT:
         raise InvalidRecordError(f"format must be {FORMAT!r}, not {shown(data.get('format'))}")
+    if data.get("game", "shengji") != "shengji":
+        raise InvalidRecordError(f"game {shown(data['game'])}: this reads 升级 records (game \"shengji\" or none)")
     if "id" in data and (not isinstance(data["id"], str) or not data["id"]):
         raise InvalidRecordError(f"id: expected a non-empty string, not {shown(data['id'])}")
     rules_value = _need(data, "rules")

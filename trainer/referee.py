@@ -136,6 +136,16 @@ def answer(line: str | bytes) -> Answer:
         return {"error": str(error)}
     if not isinstance(request, dict):
         return {"error": "a request must be a JSON object"}
+    game = request.get("game")
+    if game == "gouji":
+        from trainer.gouji.referee import answer_gouji
+
+        try:
+            return answer_gouji(request)
+        except JipaiError as error:
+            return {"error": str(error)}
+    if game not in (None, "shengji"):
+        return {"error": f"unknown game {shown(game)} (known: shengji, gouji)"}
     op = request.get("op")
     handler = OPS.get(op) if isinstance(op, str) else None
     if handler is None:
