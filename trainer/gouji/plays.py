@@ -12,7 +12,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from trainer.engine.cards import Card, parse_cards
 from trainer.engine.errors import IllegalPlayError
@@ -35,8 +35,7 @@ def value_of(card: Card) -> int:
     return VALUE_OF[card.index]
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(NamedTuple):
     """A valid play: its cards in the order laid, base rank, key (values high to low, attached 2s at the
     base's value), counts of jokers and 2s, and whether it is 够级 and original (原版)."""
 
@@ -67,8 +66,7 @@ class Play:
     @classmethod
     def of(cls, cards: Iterable[Card], rules: GoujiRules) -> Play:
         """The play made of `cards`; `IllegalPlayError` says why they are not one play."""
-        cards = tuple(cards)
-        result = analyse(cards, rules)
+        result = analyse(tuple(cards), rules)
         if isinstance(result, str):
             raise IllegalPlayError(result)
         return result
@@ -98,7 +96,7 @@ def analyse(cards: Sequence[Card], rules: GoujiRules) -> Play | str:
     key = (BIG,) * big + (SMALL,) * small + (base,) * count if base is not None else (BIG,) * big + (SMALL,) * small
     gouji = bool(big or small) or base == TWO or (base in THRESHOLDS and count >= THRESHOLDS[base])
     original = gouji and not (big or small or twos)
-    return Play(cards, base, key, big, small, twos, gouji, original)
+    return Play(tuple(cards), base, key, big, small, twos, gouji, original)
 
 
 def _key_beats(play: tuple[int, ...], top: tuple[int, ...]) -> bool:

@@ -283,6 +283,7 @@ def replay(record: GoujiRecord) -> GoujiReplay:
     if wanted is not None and wanted[0] != record.leader:
         raise InvalidRecordError(f"leader must be seat {wanted[0]} ({wanted[1]}), the record says {record.leader}")
     state = HandState.start(record.rules, record.playing_hands(), record.leader)
+    state.keep_undo = False
     last = len(record.rounds)
     for number, rnd in enumerate(record.rounds, start=1):
         if state.over:

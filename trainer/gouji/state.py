@@ -15,10 +15,9 @@ Illegal actions raise `IllegalPlayError` with the reason in words; the state is 
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from trainer.engine.cards import Card, pretty_cards
 from trainer.engine.errors import IllegalPlayError
@@ -77,8 +76,7 @@ class RoundSummary:
     actions: int
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(NamedTuple):
     """Who acts next: `actor` (None when the hand is over), the mode (normal, gouji, luanchan), whether it
     leads, may yield (让牌), and the seats that may burn first (够级 mode)."""
 
@@ -103,14 +101,15 @@ def _ranks_text(values: Sequence[int]) -> str:
 
 
 def play_problem(play: Play, top: Play | None, rules: GoujiRules, *, burn: bool = False, passed: bool = False,
-                 in_run: bool = False, rest: Sequence[int] | None = None) -> str | None:
+                 in_run: bool = False, rest: Sequence[int] | None = None, empties: bool | None = None) -> str | None:
     """Why `play` may not be made over `top` (None: leading), or None when it may (gouji.md §3.1, §3.3, §3.5).
 
     `burn`: it is a burn (够级 mode, not the 对头); `passed`: the player passed this round; `in_run`: the
-    player is in a burn run; `rest`: values of the cards it keeps (None when the hand is unknown: then the
-    play is taken not to empty the hand and burn completion is not checked).
+    player is in a burn run; `rest`: values of the cards it keeps (None when the hand is unknown: then burn
+    completion is not checked); `empties`: the play empties the hand (by default: `rest` is empty).
     """
-    empties = rest is not None and not rest
+    if empties is None:
+        empties = rest is not None and not rest
     if play.has_three and rules.biesan and not empties:
         return "3s go out last, all of them as the whole hand (憋3)"
     if top is not None and not beats(play, top, rules):
@@ -133,8 +132,12 @@ class HandState:
     """A 够级 hand in play, from the first lead (after 买3) to its end; `act` and `undo`."""
 
     rules: GoujiRules
-    hands: list[Counter[Card]]
+    n: int
+    half: int
+    luanchan: int
+    faces: list[list[int]]
     counts: list[list[int]]
+    sizes: list[int]
     history: list[tuple[int, int, Action]]
     out: tuple[Out | None, ...]
     places: tuple[int | None, ...]
@@ -157,6 +160,8 @@ class HandState:
     rounds: tuple[RoundSummary, ...]
     over: bool
     turn: Turn
+    keep_undo: bool
+    """False (for a fast replay) keeps no undo information."""
 
     @classmethod
     def start(cls, rules: GoujiRules, hands: Sequence[Sequence[Card]], leader: int) -> HandState:
@@ -166,13 +171,17 @@ class HandState:
             raise IllegalPlayError(f"expected {n} hands, got {len(hands)}")
         state = cls()
         state.rules = rules
-        state.hands = [Counter(hand) for hand in hands]
+        state.n, state.half, state.luanchan = n, rules.half, rules.luanchan_seats
+        state.faces = [[0] * 54 for _ in range(n)]
         state.counts = [[0] * 18 for _ in range(n)]
+        state.sizes = [len(hand) for hand in hands]
         for seat, hand in enumerate(hands):
             for card in hand:
+                state.faces[seat][card.index] += 1
                 state.counts[seat][VALUE_OF[card.index]] += 1
         state.history = []
         state._undo = []
+        state.keep_undo = True
         state.out = (None,) * n
         state.places = (None,) * n
         state.active = n
@@ -195,15 +204,17 @@ class HandState:
     @property
     def players(self) -> int:
         """N, the number of seats."""
-        return self.rules.players
+        return self.n
 
     def hand(self, seat: int) -> list[Card]:
         """The cards `seat` holds, face by face."""
-        return sorted(self.hands[seat].elements(), key=lambda card: (VALUE_OF[card.index], card.index))
+        faces = self.faces[seat]
+        return sorted((Card.from_index(index) for index in range(54) for _ in range(faces[index])),
+                      key=lambda card: (VALUE_OF[card.index], card.index))
 
     def hand_size(self, seat: int) -> int:
         """How many cards `seat` holds."""
-        return sum(self.counts[seat])
+        return self.sizes[seat]
 
     def has_passed(self, seat: int) -> bool:
         """True when `seat` has passed in this round."""
@@ -219,8 +230,12 @@ class HandState:
 
     def mode(self) -> str:
         """The mode before the next action (gouji.md §3.4)."""
-        head = self.owner is not None and self.out[self.rules.duitou(self.owner)] is None
-        return mode_of(self.top, head, self.active, self.rules)
+        if self.luanchan and self.active <= self.luanchan:
+            return "luanchan"
+        top = self.top
+        if top is not None and top.gouji and self.out[(self.owner + self.half) % self.n] is None:
+            return "gouji"
+        return "normal"
 
     def kaidian_closed(self) -> bool:
         """True once opening is closed (a 头科, or a 二科 with `kaidian_closes = erke`)."""
@@ -241,11 +256,11 @@ class HandState:
         """Apply `seat`'s action: a play (cards in the order laid), `"pass"` or `"yield"`."""
         if self.over:
             raise IllegalPlayError("the hand is over")
-        if not 0 <= seat < self.players:
+        if not 0 <= seat < self.n:
             raise IllegalPlayError(f"there is no seat {seat}")
         if self.out[seat] is not None:
             raise IllegalPlayError(f"seat {seat} is out of the hand")
-        saved = self.__dict__.copy()
+        saved = self.__dict__.copy() if self.keep_undo else None
         round_no = self.round_no
         if action == "pass":
             self._pass(seat)
@@ -258,18 +273,21 @@ class HandState:
         else:
             removed = tuple(action)
             self._play(seat, removed)
-        self._undo.append((saved, seat, removed))
+        if saved is not None:
+            self._undo.append((saved, seat, removed))
         self.history.append((round_no, seat, action if isinstance(action, str) else removed))
 
     def undo(self) -> None:
-        """Take the last action back."""
+        """Take the last action back (`IndexError` when there is none, or `keep_undo` was off)."""
         saved, seat, removed = self._undo.pop()
         self.history.pop()
         self.__dict__.update(saved)
         if removed:
-            self.hands[seat].update(removed)
+            faces, counts = self.faces[seat], self.counts[seat]
             for card in removed:
-                self.counts[seat][VALUE_OF[card.index]] += 1
+                faces[card.index] += 1
+                counts[VALUE_OF[card.index]] += 1
+            self.sizes[seat] += len(removed)
 
     def _wrong_turn(self, seat: int) -> IllegalPlayError:
         turn = self.turn
@@ -294,8 +312,8 @@ class HandState:
             self._end_round()
             return
         assert self.owner is not None
-        self.offset = (seat - self.owner) % self.players + 1
-        self._next_turn()
+        self.offset = (seat - self.owner) % self.n + 1
+        self._next_turn(turn.mode)
 
     def _yield(self, seat: int) -> None:
         turn = self.turn
@@ -315,7 +333,7 @@ class HandState:
         self.yielder = seat
         self.round_actions += 1
         self.offset = self.rules.half + 1
-        self._next_turn()
+        self._next_turn(turn.mode)
 
     def _play(self, seat: int, cards: tuple[Card, ...]) -> None:
         rules = self.rules
@@ -334,38 +352,44 @@ class HandState:
         if isinstance(result, str):
             raise IllegalPlayError(prefix + result)
         play = result
-        missing = Counter(cards) - self.hands[seat]
-        if missing:
-            card = next(iter(missing))
-            raise IllegalPlayError(f"{prefix}seat {seat} does not hold {card.pretty}"
-                                   + (f" ×{missing[card]}" if missing[card] > 1 else ""))
-        counts = self.counts[seat]
-        for card in cards:
-            counts[VALUE_OF[card.index]] -= 1
-        rest = [v for v in range(THREE, BIG + 1) for _ in range(counts[v])]
-        problem = play_problem(play, self.top, rules, burn=burn, passed=self.has_passed(seat),
-                               in_run=self.runs[seat], rest=rest)
+        faces, counts = self.faces[seat], self.counts[seat]
+        for taken, card in enumerate(cards):
+            faces[card.index] -= 1
+            if faces[card.index] < 0:
+                for back in cards[:taken + 1]:
+                    faces[back.index] += 1
+                raise IllegalPlayError(f"{prefix}seat {seat} does not hold {card.pretty}"
+                                       + (f" ×{cards.count(card)}" if cards.count(card) > 1 else ""))
+        left = self.sizes[seat] - len(cards)
+        in_run = self.runs[seat]
+        rest = None
+        if burn or in_run:
+            rest = [v for v in range(THREE, BIG + 1) for _ in range(counts[v])]
+            for card in cards:
+                rest.remove(VALUE_OF[card.index])
+        problem = play_problem(play, self.top, rules, burn=burn, passed=self.has_passed(seat), in_run=in_run,
+                               rest=rest, empties=not left)
         if problem is not None:
             for card in cards:
-                counts[VALUE_OF[card.index]] += 1
+                faces[card.index] += 1
             raise IllegalPlayError(prefix + problem)
-        self.hands[seat].subtract(cards)
-        for card in set(cards):
-            if not self.hands[seat][card]:
-                del self.hands[seat][card]
+        for card in cards:
+            counts[VALUE_OF[card.index]] -= 1
+        self.sizes[seat] = left
         self.round_actions += 1
         owner, top = self.owner, self.top
         if top is not None and owner is not None:
             self._beaten(seat, play, top, owner, burn)
         self.top, self.owner = play, seat
         self.offset, self.yielder, self.yield_back = 1, None, False
-        if not rest:
+        if not left:
             self._leave(seat, "finished")
             if self.runs[seat]:
                 self._close_run(seat, True)
-        self._check_end()
+        if self.active < self.players:
+            self._check_end()
         if not self.over:
-            self._next_turn()
+            self._next_turn(self.mode())
 
     def _beaten(self, seat: int, play: Play, top: Play, owner: int, burn: bool) -> None:
         """Effects of beating `owner`'s play: a yielder passes, a burn run is void, 闷, 二杀一."""
@@ -379,8 +403,8 @@ class HandState:
             self.passed |= 1 << self.yielder
         if top.big and is_two_kill_one(play, top):  # nothing else beats a BJ
             self.kills += (Kill(seat, owner, self.round_no),)
-        counts = self.counts[owner]
-        if self.rules.biesan and self.out[owner] is None and counts[THREE] and sum(counts) == counts[THREE]:
+        threes = self.counts[owner][THREE]
+        if threes and self.rules.biesan and self.out[owner] is None and self.sizes[owner] == threes:
             self.men += (Men(owner, seat, self.round_no),)
             self._leave(owner, "men")
 
@@ -418,13 +442,12 @@ class HandState:
         self.over = True
         self.turn = Turn(None, self.turn.mode)
 
-    def _next_turn(self) -> None:
-        """Find who acts next after an action (or end the round when nobody does)."""
-        rules, n = self.rules, self.players
+    def _next_turn(self, mode: str) -> None:
+        """Find who acts next after an action in `mode` (or end the round when nobody does)."""
+        n = self.n
         owner = self.owner
         assert owner is not None
-        mode = self.mode()
-        duitou = rules.duitou(owner)
+        duitou = (owner + self.half) % n
         if mode == "gouji":
             may_burn = tuple(s for s in range(n) if s not in (owner, duitou) and self.out[s] is None
                              and not self.passed >> s & 1)
@@ -436,9 +459,9 @@ class HandState:
                 if self.out[s] is not None or s == self.yielder:
                     continue
                 if mode == "luanchan" or not self.passed >> s & 1 or s == duitou:
-                    may_yield = (mode == "normal" and s == duitou and self.yielder is None and all(
+                    may_yield = (s == duitou and mode == "normal" and self.yielder is None and all(
                         self.out[(owner + k) % n] is not None or self.passed >> ((owner + k) % n) & 1
-                        for k in range(1, rules.half)))
+                        for k in range(1, self.half)))
                     self.offset = offset
                     self.turn = Turn(s, mode, may_yield=may_yield)
                     return
@@ -454,13 +477,16 @@ class HandState:
         if opens(top, self.rules) and not self.kaidian_closed():
             self.opened |= 1 << owner
         self.rounds += (RoundSummary(self.leader, owner, self.round_actions),)
-        n = self.players
-        leader = next(s for s in ((owner + k) % n for k in range(n)) if self.out[s] is None)
+        n = self.n
+        leader = owner
+        while self.out[leader] is not None:
+            leader = (leader + 1) % n
         self.round_no += 1
         self.leader, self.round_actions = leader, 0
         self.top, self.owner, self.passed, self.offset = None, None, 0, 1
         self.yielder, self.yield_back = None, False
-        self.turn = Turn(leader, self.mode(), leading=True)
+        self.turn = Turn(leader, "luanchan" if self.luanchan and self.active <= self.luanchan else "normal",
+                         leading=True)
 
     def summary(self) -> dict[str, Any]:
         """The state's public facts as plain data (for tests and debugging)."""
