@@ -157,7 +157,7 @@ def test_a_burn_needs_jokers_for_the_rest() -> None:
 
 
 def test_a_seat_that_passed_may_not_burn() -> None:                # B "过牌不得烧牌"
-    state = start(["", "5S 5D", "AS AH", "KS KD", "", ""], leader=1, filler="3C")
+    state = start(["", "5S 5D", "AS AH", "KS KD", "", ""], leader=1, filler="3C 4C")
     run(state, (1, "5S 5D"), (2, "pass"), (3, "KS KD"))
     assert state.turn.actor == 0 and state.turn.may_burn == (1, 4, 5)
     with pytest.raises(IllegalPlayError, match="a seat that passed this round may not burn"):
