@@ -198,12 +198,19 @@ def test_threes_are_led_as_the_whole_hand() -> None:              # T "最后一
     assert state.out[0].how == "finished" and state.out[0].place == 1
 
 
-def test_second_men_is_er_luo() -> None:
-    hands = ["3S 9S", "3S 9H", "", "", "10S", "10H"]
-    state = start(hands, leader=0, filler="5C 5D", luanchan="none")
-    run(state, (0, "9S"), (1, "pass"), (2, "pass"), (3, "pass"), (4, "10S"))
-    # seat 0's 9 was beaten but seat 0 still holds 5s: not 闷
-    assert state.men == ()
+def test_second_men_is_er_luo() -> None:             # H "第二个被闷的人将成为本局牌的“二落”"
+    state = HandState.start(GoujiRules.parse({"natural_open": False, "luanchan": "none"}), [parse_cards(t) for t in ["3S 9S", "3H 10H", "JS 5C 5D", "5H 5C",
+                                                                  "5S 5D", "6S 6D"]], 0)
+    run(state, (0, "9S"), (1, "10H"), (2, "JS"))
+    assert [(m.seat, m.by) for m in state.men] == [(0, 1), (1, 2)]
+    assert (state.out[0], state.out[1]) == ((6, "men"), (5, "men"))
+    assert state.places == (None, None, None, None, 1, 0)
+
+
+def test_a_play_leaving_threes_that_stands_leads_them_out() -> None:
+    state = start(["3S 9S", "", "", "", "", ""], leader=0, filler="")
+    run(state, (0, "9S"), (1, "pass"), (2, "pass"), (3, "pass"), (4, "pass"), (5, "pass"), (0, "3S"))
+    assert state.out[0] == (1, "finished") and state.men == ()
 
 
 def test_end_when_one_team_is_left_and_middle_places_by_cards_left() -> None:
