@@ -52,8 +52,16 @@ def _beating_candidates(state: HandState, seat: int, top: Play) -> list[list[Car
                         continue
                     rest = own[:k] + twos[:need - k]
                 key = (BIG,) * b + (SMALL,) * s + ((base,) * need if base is not None else ())
-                if all(p > t for p, t in zip(key, top.key)) or (top.big and b >= 2 * top.big):
+                if all(p > t for p, t in zip(key, top.key)):
                     found.append(big[:b] + small[:s] + rest)
+    if top.big and state.rules.two_kill_one and len(big) >= 2 * top.big:   # 二杀一: two BJ for each BJ
+        pair = big[:2 * top.big]
+        if top.size == top.big:
+            found.append(pair)
+        else:
+            rest_top = top._replace(key=top.key[top.big:], cards=top.cards[top.big:], big=0)
+            found += [pair + cards for cards in _beating_candidates(state, seat, rest_top)
+                      if sum(1 for card in cards if card in pair) + 2 * top.big <= len(big)]
     return found
 
 
@@ -100,13 +108,13 @@ def random_step(state: HandState, rng: random.Random) -> tuple[int, Action]:
         raise RuntimeError(f"seat {seat} has no legal lead")
     top = state.top
     assert top is not None and turn.actor is not None
-    if turn.may_burn and rng.random() < 0.3:
-        burner = rng.choice(turn.may_burn)
-        candidates = _beating_candidates(state, burner, top)
-        rng.shuffle(candidates)
-        for cards in candidates:
-            if _try(state, burner, cards):
-                return burner, cards
+    if turn.may_burn and rng.random() < 0.4:
+        for burner in rng.sample(turn.may_burn, len(turn.may_burn)):
+            candidates = _beating_candidates(state, burner, top)
+            rng.shuffle(candidates)
+            for cards in candidates:
+                if _try(state, burner, cards):
+                    return burner, cards
     seat = turn.actor
     if turn.may_yield and rng.random() < 0.2:
         state.act(seat, "yield")

@@ -29,8 +29,7 @@ Action = Sequence[Card] | str
 """A play (cards in the order laid), `"pass"` or `"yield"`."""
 
 
-@dataclass(frozen=True, slots=True)
-class Out:
+class Out(NamedTuple):
     """How a seat left the hand: its place (1 = 头科) and `finished` or `men` (闷)."""
 
     place: int
@@ -67,8 +66,7 @@ class Kill:
     round: int
 
 
-@dataclass(frozen=True, slots=True)
-class RoundSummary:
+class RoundSummary(NamedTuple):
     """A round that has ended: its leader, winner (owner of its last top) and number of actions."""
 
     leader: int
