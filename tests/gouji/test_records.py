@@ -167,10 +167,17 @@ def test_positions(text: str, actions: int, shown: str) -> None:
     assert (position.actions, str(position)) == (actions, shown)
 
 
-@pytest.mark.parametrize("text", ["1.9", "5.0", "#14", "1,2", "１.0", "-1.0", "END", "#-1", "4.1"])
+@pytest.mark.parametrize("text", ["1.9", "5.0", "#14", "1,2", "１.0", "-1.0", "END", "#-1", "4.1", "4.0"])
 def test_bad_positions(text: str) -> None:
     with pytest.raises(MalformedError):
         GoujiPosition.parse(text, parse_gouji_record(example_record()))
+
+
+def test_the_moment_after_a_finished_last_round() -> None:
+    data = example_record()
+    data["rounds"].pop()
+    record = parse_gouji_record(data)
+    assert GoujiPosition.parse("3.0", record).actions == GoujiPosition.parse("2.4", record).actions == 12
 
 
 def test_show_from_one_seat_hides_the_others() -> None:

@@ -346,6 +346,10 @@ class GoujiPosition:
         if (number, within) == (0, 0):
             return cls(0, 1, 0)
         if number == len(lengths) + 1 and within == 0 and lengths:
+            state = state_at(record, cls(total, number, 0))
+            if state.over or state.round_no != number:
+                raise MalformedError(f"position {text!r}: round {number - 1} "
+                                     f"{'ends the hand' if state.over else 'is not over'}")
             return cls(total, number, 0)
         if not 1 <= number <= max(len(lengths), 1):
             raise MalformedError(f"position {text!r}: the deal has {len(lengths)} rounds")
