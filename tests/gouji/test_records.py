@@ -152,7 +152,7 @@ def test_unknown_fields_are_kept_and_shengji_reader_refuses_gouji() -> None:
     data = example_record()
     data["notes"] = "kept"
     assert parse_gouji_record(data).data["notes"] == "kept"
-    with pytest.raises(JipaiError, match="this reads 升级 records"):
+    with pytest.raises(JipaiError, match="this reads shengji records"):
         parse_record(data)
 
 

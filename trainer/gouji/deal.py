@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from trainer.engine.cards import Card, full_deck
 from trainer.engine.errors import IllegalPlayError
-from trainer.gouji.plays import BIG, SMALL, THREE, TWO, VALUE_OF
+from trainer.gouji.plays import BIG, SMALL, THREE, THRESHOLDS, TWO, VALUE_OF
 from trainer.gouji.rules import GoujiRules
 
 
@@ -66,8 +66,6 @@ def value_counts(cards: Sequence[Card]) -> dict[int, int]:
 
 def natural_openers(hands: Sequence[Sequence[Card]], rules: GoujiRules) -> list[int]:
     """Seats whose playing hand has fewer than t(r) of every rank 10…A: opened from the start (gouji.md §3.7)."""
-    from trainer.gouji.plays import THRESHOLDS
-
     if not rules.natural_open:
         return []
     return [seat for seat, hand in enumerate(hands)

@@ -3,6 +3,7 @@
 
 Values: 3…10 as printed, J 11, Q 12, K 13, A 14, 2 15, SJ 16, BJ 17.
 
+>>> from trainer.engine.cards import parse_cards
 >>> play = Play.of(parse_cards("SJ 8H 8S 8D"), GoujiRules())
 >>> play.base, play.key, play.gouji, play.original
 (8, (16, 8, 8, 8), True, False)
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from trainer.engine.cards import Card, parse_cards
+from trainer.engine.cards import Card
 from trainer.engine.errors import IllegalPlayError
 from trainer.gouji.rules import GoujiRules
 
@@ -135,8 +136,3 @@ def burn_shortfall(rest: Sequence[int], rules: GoujiRules) -> tuple[int, list[in
             ranks.discard(TWO)
     needed = len(ranks) - 1
     return max(0, needed - jokers), sorted(ranks, reverse=True)
-
-
-def parse_play(text: str | Iterable[str], rules: GoujiRules) -> Play:
-    """A play from card text (`"SJ 8H 8S"`), checked as one play."""
-    return Play.of(parse_cards(text), rules)
