@@ -13,6 +13,7 @@ import pytest
 from trainer.cli import main
 from trainer.engine import JipaiError, MalformedError, full_deck, parse_cards
 from trainer.gouji import natural_openers
+from trainer.gouji.deal import value_counts
 from trainer.gouji.randomplay import random_record
 from trainer.gouji.records import GoujiPosition, parse_gouji_record, replay, show_text, verify_summary
 from trainer.records import parse_record
@@ -51,7 +52,7 @@ def test_the_spec_example_verifies() -> None:
     assert summary["rounds"] == [{"leader": 2, "winner": 1, "actions": 8, "partial": False},
                                  {"leader": 1, "winner": 1, "actions": 4, "partial": False},
                                  {"leader": 1, "winner": 1, "actions": 1, "partial": True}]
-    hands = [parse_cards(hand) for hand in data["hands"]]
+    hands = [value_counts(parse_cards(hand)) for hand in data["hands"]]
     assert summary["opened"] == natural_openers(hands, parse_gouji_record(data).rules)
     assert 1 not in summary["opened"]          # seat 1's 22 does not open (B "贴2的不算开点")
     assert (summary["complete"], summary["result"], summary["burns"], summary["men"]) == (False, None, [], [])

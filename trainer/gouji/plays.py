@@ -80,20 +80,33 @@ def analyse(cards: Sequence[Card], rules: GoujiRules) -> Play | str:
     """The play made of `cards`, or the reason in words why they are none (gouji.md §3.1)."""
     if not cards:
         return "a play needs at least one card"
-    values = [VALUE_OF[card.index] for card in cards]
-    big = values.count(BIG)
-    small = values.count(SMALL)
-    twos = values.count(TWO)
-    plain = {value for value in values if value < TWO}
-    if len(plain) > 1:
-        names = " ".join(VALUE_NAMES[v] for v in sorted(plain, reverse=True))
+    big = small = twos = plain = 0
+    base = None
+    ranks: set[int] = set()
+    for card in cards:
+        value = VALUE_OF[card.index]
+        if value < TWO:
+            plain += 1
+            if base is None:
+                base = value
+            elif value != base:
+                ranks.add(value)
+        elif value == TWO:
+            twos += 1
+        elif value == SMALL:
+            small += 1
+        else:
+            big += 1
+    if ranks:
+        names = " ".join(VALUE_NAMES[v] for v in sorted(ranks | {base}, reverse=True))  # type: ignore[arg-type]
         return f"a play holds one rank besides jokers and 2s, not {names}"
-    base = next(iter(plain)) if plain else (TWO if twos else None)
-    if base is not None and base < TWO and twos and not rules.attach_twos:
+    if base is None:
+        base = TWO if twos else None
+    elif twos and not rules.attach_twos:
         return "2s may not be attached under these rules (attach_twos = false)"
     if base == THREE and rules.biesan and (big or small or twos):
         return "3s are played alone, with nothing attached (憋3)"
-    count = len(values) - big - small
+    count = plain + twos
     key = (BIG,) * big + (SMALL,) * small + (base,) * count if base is not None else (BIG,) * big + (SMALL,) * small
     gouji = bool(big or small) or base == TWO or (base in THRESHOLDS and count >= THRESHOLDS[base])
     original = gouji and not (big or small or twos)

@@ -189,7 +189,7 @@ class HandState:
         state.yielder, state.yield_back = None, False
         state.runs = (False,) * n
         state.burns, state.men, state.kills, state.rounds = (), (), (), ()
-        state.natural = state.opened = sum(1 << seat for seat in natural_openers(hands, rules))
+        state.natural = state.opened = sum(1 << seat for seat in natural_openers(state.counts, rules))
         state.over = False
         state.turn = Turn(leader, state.mode(), leading=True)
         return state
