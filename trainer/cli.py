@@ -18,6 +18,8 @@ from trainer.json_input import JSONInputError, read_json
 from trainer.records import (DealRecord, Position, Replay, known_id, parse_record, read_record_file, record_id, replay,
                              state_at, verify_summary)
 from trainer.referee import serve_lines
+from trainer.signals.conventions import CONVENTIONS_DIR, Convention, find_convention, load_conventions
+from trainer.signals.referee import OPS as SIGNAL_OPS
 from trainer.tracking.facts import facts_json
 from trainer.tracking.inference import infer_json
 from trainer.tracking.tracker import track
@@ -71,6 +73,12 @@ def _parser() -> argparse.ArgumentParser:
     rules_commands = rules.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND")
     rules_commands.add_parser("check", help="answer JSON-lines rule questions on stdin (records.md referee)")
 
+    signals = commands.add_parser("signals", help="signal conventions (信号牌): the referee and the convention sets")
+    signals_commands = signals.add_subparsers(dest="signals_command", required=True, metavar="SUBCOMMAND")
+    signals_commands.add_parser("check", help="answer JSON-lines signal questions on stdin (signals.md referee)")
+    listing = signals_commands.add_parser("list", help="load every convention file and print its sets")
+    listing.add_argument("--dir", help="the folder of convention files (default: the shipped drills/signals)")
+
     serve = commands.add_parser("serve", help="run the web app (first start: database and starter deals)")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=_number(1, 65535), default=5000, help="the port (default 5000)")
@@ -90,11 +98,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         return _serve(args.host, args.port)
-    if args.command == "rules":
+    if args.command == "rules" or args.command == "signals" and args.signals_command == "check":
         # Bytes when stdin has them, so a line that is not UTF-8 is answered like any malformed line.
-        for line in serve_lines(getattr(sys.stdin, "buffer", sys.stdin)):
+        ops = SIGNAL_OPS if args.command == "signals" else None
+        for line in serve_lines(getattr(sys.stdin, "buffer", sys.stdin), ops):
             print(line, flush=True)
         return EXIT_OK
+    if args.command == "signals":
+        return _list_conventions(args.dir)
     if args.deal_command == "verify":
         return _verify(args.files, args.json)
     if args.deal_command == "generate":
@@ -104,6 +115,18 @@ def _run(args: argparse.Namespace) -> int:
     if args.deal_command == "track":
         return _track(args.file, args.seat, args.at, args.tier)
     return _show(args.file, args.seat, args.at)
+
+
+def _list_conventions(folder: str | None) -> int:
+    """Print every convention set of `folder` (one line each); a malformed file is named, exit 1."""
+    try:
+        conventions = load_conventions(Path(folder) if folder else CONVENTIONS_DIR)
+    except JipaiError as error:
+        print(f"trainer: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    for name, convention in conventions.items():
+        print(f"{name}: {json.dumps(convention.to_json(), ensure_ascii=False)}")
+    return EXIT_OK
 
 
 def _shown_path(path: str) -> str:
