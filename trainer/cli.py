@@ -18,7 +18,7 @@ from trainer.json_input import JSONInputError, read_json
 from trainer.records import (DealRecord, Position, Replay, known_id, parse_record, read_record_file, record_id, replay,
                              state_at, verify_summary)
 from trainer.referee import serve_lines
-from trainer.signals.conventions import CONVENTIONS_DIR, Convention, find_convention, load_conventions
+from trainer.signals.conventions import CONVENTIONS_DIR, find_convention, load_conventions
 from trainer.signals.referee import OPS as SIGNAL_OPS
 from trainer.tracking.facts import facts_json
 from trainer.tracking.inference import infer_json
@@ -59,6 +59,8 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument("--out", default="deals", help="the folder to write to (created if missing)")
     generate.add_argument("--bots", choices=("heuristic", "random"), default="heuristic")
     generate.add_argument("--jobs", type=_number(1, 64), default=1, help="processes to play games in parallel (1–64)")
+    generate.add_argument("--signals", metavar="SET",
+                          help="heuristic bots follow this convention set (a name in drills/signals or a .toml file)")
     imports = deal_commands.add_parser("import", help="convert foreign logs into jipai-deal/1 records")
     imports.add_argument("--from", dest="source", required=True, choices=("botzone",), help="the log format")
     imports.add_argument("files", nargs="+", metavar="FILE")
@@ -76,6 +78,10 @@ def _parser() -> argparse.ArgumentParser:
     signals = commands.add_parser("signals", help="signal conventions (信号牌): the referee and the convention sets")
     signals_commands = signals.add_subparsers(dest="signals_command", required=True, metavar="SUBCOMMAND")
     signals_commands.add_parser("check", help="answer JSON-lines signal questions on stdin (signals.md referee)")
+    moments = signals_commands.add_parser("moments", help="list a deal's signal moments as JSON lines")
+    moments.add_argument("files", nargs="+", metavar="FILE")
+    moments.add_argument("--signals", metavar="SET", help="the convention set (default: the one the deal records, "
+                                                           "else basic_89JQ)")
     listing = signals_commands.add_parser("list", help="load every convention file and print its sets")
     listing.add_argument("--dir", help="the folder of convention files (default: the shipped drills/signals)")
 
@@ -104,17 +110,45 @@ def _run(args: argparse.Namespace) -> int:
         for line in serve_lines(getattr(sys.stdin, "buffer", sys.stdin), ops):
             print(line, flush=True)
         return EXIT_OK
+    if args.command == "signals" and args.signals_command == "moments":
+        return _moments(args.files, args.signals)
     if args.command == "signals":
         return _list_conventions(args.dir)
     if args.deal_command == "verify":
         return _verify(args.files, args.json)
     if args.deal_command == "generate":
-        return _generate(args.rules, args.seed, args.count, args.out, args.bots, args.jobs)
+        return _generate(args.rules, args.seed, args.count, args.out, args.bots, args.jobs, args.signals)
     if args.deal_command == "import":
         return _import(args.files, args.out)
     if args.deal_command == "track":
         return _track(args.file, args.seat, args.at, args.tier)
     return _show(args.file, args.seat, args.at)
+
+
+def _moments(files: Sequence[str], signals_name: str | None) -> int:
+    """Print every signal moment of each deal as one JSON line (`{"file", "id", …moment}`)."""
+    from trainer.signals.moments import find_moments
+
+    try:
+        convention = find_convention(signals_name) if signals_name is not None else None
+    except JipaiError as error:
+        print(f"trainer: --signals: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    failures: list[int] = []
+    for path in files:
+        record = _load(path)
+        if isinstance(record, DealRecord):
+            try:
+                replay(record)
+            except JipaiError as error:
+                print(f"{_shown_path(path)}: {error}", file=sys.stderr)
+                record = Unloaded(EXIT_INVALID, str(error), record.id)
+        if isinstance(record, Unloaded):
+            failures.append(record.status)
+            continue
+        for moment in find_moments(record, convention):
+            print(json.dumps({"file": _shown_path(path), "id": record.id, **moment.to_json()}, ensure_ascii=False))
+    return EXIT_USAGE if EXIT_USAGE in failures else EXIT_INVALID if failures else EXIT_OK
 
 
 def _list_conventions(folder: str | None) -> int:
@@ -157,7 +191,7 @@ def _load(path: str) -> DealRecord | Unloaded:
     return failed
 
 
-def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs: int) -> int:
+def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs: int, signals_name: str | None) -> int:
     try:
         spec = read_json(rules_text) if rules_text.lstrip().startswith("{") else rules_text
         rules = Rules.parse(spec)
@@ -165,7 +199,15 @@ def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs:
         print(f"trainer: --rules: {error}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        records = generate_records(rules, seed, count, bots, jobs)
+        signals = find_convention(signals_name) if signals_name is not None else None
+    except JipaiError as error:
+        print(f"trainer: --signals: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if signals is not None and bots != "heuristic":
+        print("trainer: --signals: only the heuristic bots follow a convention set", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        records = generate_records(rules, seed, count, bots, jobs, signals)
     except ValueError as error:
         print(f"trainer: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -260,14 +260,20 @@ def discard_rule(convention: Convention, size: int, suit_cards: int) -> str:
     return "sum_others_only" if suit_cards == 1 else "sum_all"
 
 
-def discard_message(lead_size: int, held: Sequence[Card], convention: Convention) -> str:
-    """The truth after the play (signals.md `discard_play` step 2), holding `held` of the led suit."""
+def truth_after(lead_size: int, remaining: Sequence[Card], convention: Convention) -> str:
+    """What a discard should say when `remaining` are my cards of the led suit after the play."""
     three_plus = convention.order_discards and lead_size >= 3
-    if len(held) <= lead_size:
+    if not remaining:
         return "void" if three_plus else "yes"
-    if _has(held, 14):
+    if _has(remaining, 14):
         return "holds_A" if three_plus else "yes"
     return "no"
+
+
+def discard_message(lead_size: int, held: Sequence[Card], convention: Convention) -> str:
+    """The truth after the play (signals.md `discard_play` step 2), holding `held` of the led suit before
+    it and keeping an A when there is one to keep."""
+    return truth_after(lead_size, held if len(held) > lead_size else (), convention)
 
 
 def _multisets(cards: Sequence[Card], size: int) -> set[tuple[Card, ...]]:
