@@ -247,10 +247,14 @@ def discard_order(lead: Sequence[Card], play: Sequence[Card], leader: str, ctx: 
     if convention.order_discards:
         return say(order_meaning([card.rank for card in play], len(lead), convention.discard),
                    "order_two" if len(lead) == 2 else "order_three_plus")
-    counted = [card for card in play if ctx.suit_of[card.index] != suit] if len(laid) == 1 else list(play)
-    even = sum(card.rank for card in counted) % 2 == 0
-    return say("yes" if even == (convention.discard == "even_sum") else "no",
-               "sum_others_only" if len(laid) == 1 else "sum_all")
+    return say(sum_meaning(play, laid, convention), "sum_others_only" if len(laid) == 1 else "sum_all")
+
+
+def sum_meaning(play: Sequence[Card], laid: Sequence[Card], convention: Convention) -> str:
+    """What a sum convention reads in `play`, of which `laid` are the led suit's cards: the parity of the
+    values' sum (with one card of the suit, of the other cards' values only)."""
+    total = sum(card.rank for card in play) - (laid[0].rank if len(laid) == 1 else 0)
+    return "yes" if (total % 2 == 0) == (convention.discard == "even_sum") else "no"
 
 
 def discard_rule(convention: Convention, size: int, suit_cards: int) -> str:
@@ -321,8 +325,14 @@ def discard_play(lead: Sequence[Card], hand: Sequence[Card], ctx: TrumpContext, 
     candidates = {c for c in candidates if len(set(in_suit(c, suit, ctx))) == len(in_suit(c, suit, ctx))}
     if sum(_arrangements(candidate) for candidate in candidates) > MAX_ORDERS:
         raise MalformedError(f"hand: more than {MAX_ORDERS} plays to order; give fewer cards")
-    orders = {order for candidate in candidates for order in set(permutations(candidate))
-              if discard_order(lead, order, "partner", ctx, convention).value == message}
+    orders: set[tuple[Card, ...]] = set()
+    for candidate in candidates:  # what discard_order reads, without checking the lead again for each order
+        if not convention.order_discards:
+            if sum_meaning(candidate, in_suit(candidate, suit, ctx), convention) == message:
+                orders.update(permutations(candidate))
+            continue
+        orders.update(order for order in permutations(candidate)
+                      if order_meaning([card.rank for card in order], size, convention.discard) == message)
     ranked = sorted(orders, key=lambda order: [ctx.sort_key[card.index] for card in order])
     return say(message, discard_rule(convention, size, min(len(held), size)), ranked)
 
