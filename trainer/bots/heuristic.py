@@ -36,6 +36,8 @@ CONVENTION_RULES = frozenset({"answer_A", "skip_signal_10", "has_A_no_signal_car
 """`respond` rules under which the convention narrows the answer (the others allow any card of the suit)."""
 MAX_ORDERED = 5
 """A signalling bot looks for a truthful order among plays of at most this many cards."""
+TRUTH_BONUS = 12
+"""What a play whose order can tell the truth (discard signals) adds to its score."""
 
 
 class Bot:
@@ -362,7 +364,7 @@ class HeuristicBot(Bot):
             if ordering:
                 told = self._truthful_order(lead, play, hand)
                 if told is not None:
-                    score, play = score + 12, told
+                    score, play = score + TRUTH_BONUS, told
             options.append((score, -cost, key, play))
         if not options:
             return random_follow(lead, hand, ctx, self.rng)
