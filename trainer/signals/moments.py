@@ -136,8 +136,8 @@ def _lead_moments(walk: _Walk, number: int, leader: int, lead: tuple[Card, ...])
     request_op = opening_request(lead, number, walk.role(leader), ctx)
     if walk.convention.opening_request and (number == 1 and leader == walk.record.banker or request_op.value):
         request = walk.request("opening_request", lead=_texts(lead), trick=number, leader_role=walk.role(leader))
-        found.append(Moment("opening", number, 0, leader, request, {"request": request_op.value, "rule": request_op.rule},
-                            request_op, lead, None))
+        expected = {"request": request_op.value, "rule": request_op.rule}
+        found.append(Moment("opening", number, 0, leader, request, expected, request_op, lead, None))
     waiting = walk.waiting[leader]
     pending = walk.pending[leader]
     if waiting is not None:
