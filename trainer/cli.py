@@ -20,6 +20,8 @@ from trainer.records import (DealRecord, Position, Replay, known_id, parse_recor
 from trainer.gouji import records as gouji_records
 from trainer.gouji.records import GoujiPosition, GoujiRecord, is_gouji, parse_gouji_record
 from trainer.referee import serve_lines
+from trainer.signals.conventions import CONVENTIONS_DIR, find_convention, load_conventions
+from trainer.signals.referee import OPS as SIGNAL_OPS
 from trainer.tracking.facts import facts_json
 from trainer.tracking.inference import infer_json
 from trainer.tracking.tracker import track
@@ -61,6 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument("--out", default="deals", help="the folder to write to (created if missing)")
     generate.add_argument("--bots", choices=("heuristic", "random"), default="heuristic")
     generate.add_argument("--jobs", type=_number(1, 64), default=1, help="processes to play games in parallel (1–64)")
+    generate.add_argument("--signals", metavar="SET",
+                          help="heuristic bots follow this convention set (a name in drills/signals or a .toml file)")
     imports = deal_commands.add_parser("import", help="convert foreign logs into jipai-deal/1 records")
     imports.add_argument("--from", dest="source", required=True, choices=("botzone",), help="the log format")
     imports.add_argument("files", nargs="+", metavar="FILE")
@@ -74,6 +78,16 @@ def _parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="the rules referee")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND")
     rules_commands.add_parser("check", help="answer JSON-lines rule questions on stdin (records.md referee)")
+
+    signals = commands.add_parser("signals", help="signal conventions (信号牌): the referee and the convention sets")
+    signals_commands = signals.add_subparsers(dest="signals_command", required=True, metavar="SUBCOMMAND")
+    signals_commands.add_parser("check", help="answer JSON-lines signal questions on stdin (signals.md referee)")
+    moments = signals_commands.add_parser("moments", help="list a deal's signal moments as JSON lines")
+    moments.add_argument("files", nargs="+", metavar="FILE")
+    moments.add_argument("--signals", metavar="SET", help="the convention set (default: the one the deal records, "
+                                                           "else basic_89JQ)")
+    listing = signals_commands.add_parser("list", help="load every convention file and print its sets")
+    listing.add_argument("--dir", help="the folder of convention files (default: the shipped drills/signals)")
 
     serve = commands.add_parser("serve", help="run the web app (first start: database and starter deals)")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
@@ -94,20 +108,63 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         return _serve(args.host, args.port)
-    if args.command == "rules":
+    if args.command == "rules" or args.command == "signals" and args.signals_command == "check":
         # Bytes when stdin has them, so a line that is not UTF-8 is answered like any malformed line.
-        for line in serve_lines(getattr(sys.stdin, "buffer", sys.stdin)):
+        ops = SIGNAL_OPS if args.command == "signals" else None
+        for line in serve_lines(getattr(sys.stdin, "buffer", sys.stdin), ops):
             print(line, flush=True)
         return EXIT_OK
+    if args.command == "signals" and args.signals_command == "moments":
+        return _moments(args.files, args.signals)
+    if args.command == "signals":
+        return _list_conventions(args.dir)
     if args.deal_command == "verify":
         return _verify(args.files, args.json)
     if args.deal_command == "generate":
-        return _generate(args.rules, args.seed, args.count, args.out, args.bots, args.jobs)
+        return _generate(args.rules, args.seed, args.count, args.out, args.bots, args.jobs, args.signals)
     if args.deal_command == "import":
         return _import(args.files, args.out)
     if args.deal_command == "track":
         return _track(args.file, args.seat, args.at, args.tier)
     return _show(args.file, args.seat, args.at)
+
+
+def _moments(files: Sequence[str], signals_name: str | None) -> int:
+    """Print every signal moment of each deal as one JSON line (`{"file", "id", …moment}`)."""
+    from trainer.signals.moments import find_moments
+
+    try:
+        convention = find_convention(signals_name) if signals_name is not None else None
+    except JipaiError as error:
+        print(f"trainer: --signals: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    failures: list[int] = []
+    for path in files:
+        record = _load(path)
+        if isinstance(record, DealRecord):
+            try:
+                replay(record)
+            except JipaiError as error:
+                print(f"{_shown_path(path)}: {error}", file=sys.stderr)
+                record = Unloaded(EXIT_INVALID, str(error), record.id)
+        if isinstance(record, Unloaded):
+            failures.append(record.status)
+            continue
+        for moment in find_moments(record, convention):
+            print(json.dumps({"file": _shown_path(path), "id": record.id, **moment.to_json()}, ensure_ascii=False))
+    return EXIT_USAGE if EXIT_USAGE in failures else EXIT_INVALID if failures else EXIT_OK
+
+
+def _list_conventions(folder: str | None) -> int:
+    """Print every convention set of `folder` (one line each); a malformed file is named, exit 1."""
+    try:
+        conventions = load_conventions(Path(folder) if folder else CONVENTIONS_DIR)
+    except JipaiError as error:
+        print(f"trainer: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    for name, convention in conventions.items():
+        print(f"{name}: {json.dumps(convention.to_json(), ensure_ascii=False)}")
+    return EXIT_OK
 
 
 def _shown_path(path: str) -> str:
@@ -139,7 +196,7 @@ def _load(path: str) -> DealRecord | GoujiRecord | Unloaded:
     return failed
 
 
-def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs: int) -> int:
+def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs: int, signals_name: str | None) -> int:
     try:
         spec = read_json(rules_text) if rules_text.lstrip().startswith("{") else rules_text
         rules = Rules.parse(spec)
@@ -147,7 +204,15 @@ def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs:
         print(f"trainer: --rules: {error}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        records = generate_records(rules, seed, count, bots, jobs)
+        signals = find_convention(signals_name) if signals_name is not None else None
+    except JipaiError as error:
+        print(f"trainer: --signals: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if signals is not None and bots != "heuristic":
+        print("trainer: --signals: only the heuristic bots follow a convention set", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        records = generate_records(rules, seed, count, bots, jobs, signals)
     except ValueError as error:
         print(f"trainer: {error}", file=sys.stderr)
         return EXIT_USAGE

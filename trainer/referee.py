@@ -126,8 +126,10 @@ OPS: dict[str, Callable[[dict[str, Any], Rules], Answer]] = {
 }
 
 
-def answer(line: str | bytes) -> Answer:
-    """The answer to one request line; a malformed line answers `{"error": …}`."""
+def answer(line: str | bytes, ops: dict[str, Callable[[dict[str, Any], Rules], Answer]] | None = None) -> Answer:
+    """The answer to one request line (to the ops `ops`, by default `trainer rules check`'s); a malformed
+    line answers `{"error": …}`."""
+    ops = OPS if ops is None else ops
     try:
         request = read_json(line)
     except UnicodeDecodeError:
@@ -147,22 +149,23 @@ def answer(line: str | bytes) -> Answer:
     if game not in (None, "shengji"):
         return {"error": f"unknown game {shown(game)} (known: shengji, gouji)"}
     op = request.get("op")
-    handler = OPS.get(op) if isinstance(op, str) else None
+    handler = ops.get(op) if isinstance(op, str) else None
     if handler is None:
-        return {"error": f"unknown op {shown(op)} (known: {', '.join(OPS)})"}
+        return {"error": f"unknown op {shown(op)} (known: {', '.join(ops)})"}
     try:
         return handler(request, Rules.parse(request.get("rules", "standard")))
     except JipaiError as error:
         return {"error": str(error)}
 
 
-def serve_lines(lines: Iterable[str | bytes]) -> Iterator[str]:
+def serve_lines(lines: Iterable[str | bytes],
+                ops: dict[str, Callable[[dict[str, Any], Rules], Answer]] | None = None) -> Iterator[str]:
     """Answer each non-blank line, in order, as one JSON line; a fault in the engine is answered as
     an error too, so one request never silences the ones after it."""
     for line in lines:
         if line.strip():
             try:
-                reply = answer(line)
+                reply = answer(line, ops)
             except Exception as error:  # an engine bug, not bad input: say so and keep answering
                 reply = {"error": f"the referee failed on this request ({type(error).__name__}); please report it"}
             yield json.dumps(reply, ensure_ascii=False)

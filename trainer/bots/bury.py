@@ -12,13 +12,12 @@ from collections.abc import Sequence
 from trainer.engine.cards import Card
 from trainer.engine.combos import decompose, face_counts
 from trainer.engine.trump import TRUMP, TrumpContext
-
-SIGNAL_RANKS = frozenset({8, 9, 11, 12})
-"""The basic convention's signal ranks (signals.md basic_89JQ)."""
+from trainer.signals.conventions import Convention
 
 
-def choose_burial(hand: Sequence[Card], ctx: TrumpContext) -> list[Card]:
-    """The `kitty_size` cards the banker puts back, from its hand plus the kitty."""
+def choose_burial(hand: Sequence[Card], ctx: TrumpContext, convention: Convention | None = None) -> list[Card]:
+    """The `kitty_size` cards the banker puts back, from its hand plus the kitty (signal cards by
+    `convention`, the basic 8 9 J Q by default)."""
     size = ctx.rules.kitty_size
     held = Counter(card.index for card in hand)
     trumps = sum(copies for face, copies in held.items() if ctx.suit_of[face] == TRUMP)
@@ -59,17 +58,18 @@ def choose_burial(hand: Sequence[Card], ctx: TrumpContext) -> list[Card]:
         rest.remove(card)
     buried = planned + rest[:size - len(planned)]
     kept = rest[size - len(planned):]
-    return _keep_a_non_signal_card(buried, kept, ctx)
+    return _keep_a_non_signal_card(buried, kept, ctx, convention or Convention())
 
 
-def _keep_a_non_signal_card(buried: list[Card], kept: list[Card], ctx: TrumpContext) -> list[Card]:
+def _keep_a_non_signal_card(buried: list[Card], kept: list[Card], ctx: TrumpContext,
+                            convention: Convention) -> list[Card]:
     """Where a side suit without an A would be left with only signal cards (8 9 J Q), keep one of its
     non-signal cards back so a partner's A can be answered without a false signal (seed 000 5.2.4)."""
     for suit in {ctx.suit_of[c.index] for c in kept} - {TRUMP}:
         left = [c for c in kept if ctx.suit_of[c.index] == suit]
-        if any(c.rank == 14 for c in left) or not all(c.rank in SIGNAL_RANKS for c in left):
+        if any(c.rank == 14 for c in left) or not all(convention.is_signal(c, ctx) for c in left):
             continue
-        spare = [c for c in buried if ctx.suit_of[c.index] == suit and c.rank not in SIGNAL_RANKS]
+        spare = [c for c in buried if ctx.suit_of[c.index] == suit and not convention.is_signal(c, ctx)]
         swap = [c for c in kept if ctx.suit_of[c.index] != TRUMP and ctx.suit_of[c.index] != suit
                 and c.rank != 14 and not c.points]
         if spare and swap:

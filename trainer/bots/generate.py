@@ -16,23 +16,29 @@ from typing import Any
 
 from trainer.bots.play import BOTS, play_hand
 from trainer.engine.rules import SUPPORTED_DECKS, Rules
+from trainer.signals.conventions import Convention
 
 BOT_KINDS = tuple(BOTS)
 HANDS_PER_GAME = 8
 TOP_LEVEL = 14
 
 
-def play_game(rules: Rules, seed: int, game: int, hands: int, bots: str) -> list[dict[str, Any]]:
-    """The first `hands` hands of game number `game` (a new game starts when a side passes A)."""
+def play_game(rules: Rules, seed: int, game: int, hands: int, bots: str, signals: Convention | None = None,
+              signalling_side: str | None = None) -> list[dict[str, Any]]:
+    """The first `hands` hands of game number `game` (a new game starts when a side passes A); with
+    `signals`, the heuristic bots follow that convention set and each record says so in `source`."""
     rng = random.Random(f"jipai:{seed}:{game}")
     levels = [2, 2]
     banker: int | None = None
     records = []
     for hand in range(hands):
         level = levels[banker % 2] if banker is not None else 2
-        record, result = play_hand(rng, rules, level, banker, [bots] * 4, first_seat=hand % 4)
+        record, result = play_hand(rng, rules, level, banker, [bots] * 4, hand % 4, signals, signalling_side)
         record["source"] = {"kind": "generated", "generator": f"jipai {bots} bots", "seed": seed,
                             "game": game, "hand": hand}
+        if signals is not None and bots == "heuristic":
+            record["source"]["signals"] = signals.to_json() | (
+                {"side": signalling_side} if signalling_side is not None else {})
         records.append(record)
         banker = record["banker"]
         team = banker % 2 if result.side == "banker" else (banker + 1) % 2
@@ -43,18 +49,19 @@ def play_game(rules: Rules, seed: int, game: int, hands: int, bots: str) -> list
     return records
 
 
-def _game_chunk(args: tuple[Rules, int, int, int, str]) -> list[dict[str, Any]]:
+def _game_chunk(args: tuple[Rules, int, int, int, str, Convention | None, str | None]) -> list[dict[str, Any]]:
     return play_game(*args)
 
 
-def generate_records(rules: Rules, seed: int, count: int, bots: str = "heuristic",
-                     jobs: int = 1) -> list[dict[str, Any]]:
-    """`count` complete `jipai-deal/1` records played by `bots`, deterministic in `seed`."""
+def generate_records(rules: Rules, seed: int, count: int, bots: str = "heuristic", jobs: int = 1,
+                     signals: Convention | None = None, signalling_side: str | None = None) -> list[dict[str, Any]]:
+    """`count` complete `jipai-deal/1` records played by `bots`, deterministic in `seed`; heuristic bots
+    follow the convention set `signals` when given (signals.md)."""
     if bots not in BOT_KINDS:
         raise ValueError(f"unknown bots {bots!r} (known: {', '.join(BOT_KINDS)})")
     if rules.decks not in SUPPORTED_DECKS:
         raise ValueError(f"{rules.decks}-deck games are not supported yet (two decks only)")
-    tasks = [(rules, seed, game, min(HANDS_PER_GAME, count - game * HANDS_PER_GAME), bots)
+    tasks = [(rules, seed, game, min(HANDS_PER_GAME, count - game * HANDS_PER_GAME), bots, signals, signalling_side)
              for game in range((count + HANDS_PER_GAME - 1) // HANDS_PER_GAME)]
     if jobs > 1 and len(tasks) > 1:
         with ProcessPoolExecutor(min(jobs, len(tasks))) as pool:

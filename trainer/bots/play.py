@@ -13,24 +13,32 @@ from trainer.engine.round import RoundResult, RoundState
 from trainer.engine.rules import Rules
 from trainer.engine.trump import TrumpContext
 from trainer.records import FORMAT
+from trainer.signals.conventions import Convention
 from trainer.tracking.tracker import last_event
 
 BOTS: dict[str, type[Bot]] = {"heuristic": HeuristicBot, "random": RandomBot}
 
 
 def play_hand(rng: random.Random, rules: Rules, level: int, banker: int | None, bots: Sequence[str],
-              first_seat: int = 0) -> tuple[dict[str, Any], RoundResult]:
+              first_seat: int = 0, signals: Convention | None = None,
+              signalling_side: str | None = None) -> tuple[dict[str, Any], RoundResult]:
     """Deal, declare, bury and play one hand; `banker` None means the first hand of a game (the first
-    declarer becomes banker). Returns the record and its result."""
+    declarer becomes banker); heuristic bots follow the convention set `signals` when given (only the
+    `banker` or `attackers` side when `signalling_side` says so). Returns the record and its result."""
     deal = deal_hand(rng, rules, level, first_seat)
     if banker is None:
         banker = deal.declarations[0].seat if deal.declarations else first_seat
     ctx = TrumpContext(level, deal.trump, rules)
+
+    def convention(seat: int) -> dict[str, Convention]:
+        side = "banker" if (seat - banker) % 2 == 0 else "attackers"
+        follows = signals is not None and bots[seat] == "heuristic" and signalling_side in (None, side)
+        return {"convention": signals} if follows and signals is not None else {}
     pool = list(deal.hands[banker]) + list(deal.kitty)
     if bots[banker] == "random":
         buried = rng.sample(pool, rules.kitty_size)
     else:
-        buried = choose_burial(pool, ctx)
+        buried = choose_burial(pool, ctx, convention(banker).get("convention"))
     playing = [list(hand) for hand in deal.hands]
     remaining = list(pool)
     for card in buried:
@@ -38,7 +46,7 @@ def play_hand(rng: random.Random, rules: Rules, level: int, banker: int | None, 
     playing[banker] = remaining
     declared = [(d.seat, d.cards) for d in deal.declarations]
     players = [BOTS[bots[seat]](seat, ctx, banker, playing[seat], buried if seat == banker else None, declared,
-                                random.Random(rng.random())) for seat in range(4)]
+                                random.Random(rng.random()), **convention(seat)) for seat in range(4)]
     state = RoundState.start(rules, ctx, banker, playing, buried)
     tricks: list[dict[str, Any]] = []
     while not state.is_over:
