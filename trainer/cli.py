@@ -46,13 +46,15 @@ def _parser() -> argparse.ArgumentParser:
 
     deal = commands.add_parser("deal", help="work with deal records (jipai-deal/1)")
     deal_commands = deal.add_subparsers(dest="deal_command", required=True, metavar="SUBCOMMAND")
-    verify = deal_commands.add_parser("verify", help="check records against the rules; print tricks, score, result")
+    verify = deal_commands.add_parser("verify", help="check records (升级 or 够级) against the rules; print tricks or "
+                                                     "rounds, score, result")
     verify.add_argument("files", nargs="+", metavar="FILE")
     verify.add_argument("--json", action="store_true", help="print one JSON object per file")
     show = deal_commands.add_parser("show", help="print a deal as text, optionally from one seat up to a position")
     show.add_argument("file", metavar="FILE")
     show.add_argument("--seat", help="show only what this seat (0–3; 0–5 in 够级) can see")
-    show.add_argument("--at", help="stop at position T.K (after K plays of trick T), 0.0 or end")
+    show.add_argument("--at", help="stop at position T.K (after K plays of trick T), 0.0 or end; "
+                                   "for 够级 R.K (after K actions of round R), #n or end")
 
     generate = deal_commands.add_parser("generate", help="bots play complete deals; one record file each")
     generate.add_argument("--rules", default="standard", help="a preset name or a JSON rules object")

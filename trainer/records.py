@@ -128,19 +128,26 @@ def _cards(value: Any, where: str) -> tuple[Card, ...]:
         raise InvalidRecordError(f"{where}: {error}") from None
 
 
-def parse_record(data: Any) -> DealRecord:
-    """Read a record object; structural problems raise `InvalidRecordError` naming the field."""
+def record_envelope(data: Any, game: str) -> Any:
+    """Check what every record shares (an object, the format tag, `game`, `id`) and return its `rules`
+    value (a preset name or an object); problems raise `InvalidRecordError` naming the field."""
     if not isinstance(data, dict):
         raise InvalidRecordError("a deal record must be a JSON object")
     if data.get("format") != FORMAT:
         raise InvalidRecordError(f"format must be {FORMAT!r}, not {shown(data.get('format'))}")
-    if data.get("game", "shengji") != "shengji":
-        raise InvalidRecordError(f"game {shown(data['game'])}: this reads 升级 records (game \"shengji\" or none)")
+    if data.get("game", "shengji") != game:
+        raise InvalidRecordError(f"game {shown(data.get('game', 'shengji'))}: this reads {game} records")
     if "id" in data and (not isinstance(data["id"], str) or not data["id"]):
         raise InvalidRecordError(f"id: expected a non-empty string, not {shown(data['id'])}")
     rules_value = _need(data, "rules")
     if not isinstance(rules_value, (str, dict)):
         raise InvalidRecordError(f"rules: expected a preset name or an object, not {shown(rules_value)}")
+    return rules_value
+
+
+def parse_record(data: Any) -> DealRecord:
+    """Read a record object; structural problems raise `InvalidRecordError` naming the field."""
+    rules_value = record_envelope(data, "shengji")
     try:
         rules = Rules.parse(rules_value)
         ctx = TrumpContext(parse_level(_need(data, "level")), parse_trump(_need(data, "trump")), rules)

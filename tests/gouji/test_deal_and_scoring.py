@@ -12,7 +12,11 @@ STANDARD = GoujiRules()
 
 def buys(threes: list[int], leader: int = 0, pay: dict[int, dict[int, int]] | None = None,
          rules: GoujiRules = STANDARD) -> list[tuple[int, int, int | None]]:
-    counts = [{3: n, **(pay or {}).get(seat, {})} for seat, n in enumerate(threes)]
+    counts = [[0] * 18 for _ in threes]
+    for seat, n in enumerate(threes):
+        counts[seat][3] = n
+        for value, copies in (pay or {}).get(seat, {}).items():
+            counts[seat][value] = copies
     return [(e.seller, e.buyer, e.paid) for e in buy_threes(counts, leader, rules)]
 
 

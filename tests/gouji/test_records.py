@@ -13,6 +13,7 @@ import pytest
 from trainer.cli import main
 from trainer.engine import JipaiError, MalformedError, full_deck, parse_cards
 from trainer.gouji import natural_openers
+from trainer.gouji.deal import value_counts
 from trainer.gouji.randomplay import random_record
 from trainer.gouji.records import GoujiPosition, parse_gouji_record, replay, show_text, verify_summary
 from trainer.records import parse_record
@@ -51,7 +52,7 @@ def test_the_spec_example_verifies() -> None:
     assert summary["rounds"] == [{"leader": 2, "winner": 1, "actions": 8, "partial": False},
                                  {"leader": 1, "winner": 1, "actions": 4, "partial": False},
                                  {"leader": 1, "winner": 1, "actions": 1, "partial": True}]
-    hands = [parse_cards(hand) for hand in data["hands"]]
+    hands = [value_counts(parse_cards(hand)) for hand in data["hands"]]
     assert summary["opened"] == natural_openers(hands, parse_gouji_record(data).rules)
     assert 1 not in summary["opened"]          # seat 1's 22 does not open (B "贴2的不算开点")
     assert (summary["complete"], summary["result"], summary["burns"], summary["men"]) == (False, None, [], [])
@@ -152,7 +153,7 @@ def test_unknown_fields_are_kept_and_shengji_reader_refuses_gouji() -> None:
     data = example_record()
     data["notes"] = "kept"
     assert parse_gouji_record(data).data["notes"] == "kept"
-    with pytest.raises(JipaiError, match="this reads 升级 records"):
+    with pytest.raises(JipaiError, match="this reads shengji records"):
         parse_record(data)
 
 
@@ -167,10 +168,17 @@ def test_positions(text: str, actions: int, shown: str) -> None:
     assert (position.actions, str(position)) == (actions, shown)
 
 
-@pytest.mark.parametrize("text", ["1.9", "5.0", "#14", "1,2", "１.0", "-1.0", "END", "#-1", "4.1"])
+@pytest.mark.parametrize("text", ["1.9", "5.0", "#14", "1,2", "１.0", "-1.0", "END", "#-1", "4.1", "4.0"])
 def test_bad_positions(text: str) -> None:
     with pytest.raises(MalformedError):
         GoujiPosition.parse(text, parse_gouji_record(example_record()))
+
+
+def test_the_moment_after_a_finished_last_round() -> None:
+    data = example_record()
+    data["rounds"].pop()
+    record = parse_gouji_record(data)
+    assert GoujiPosition.parse("3.0", record).actions == GoujiPosition.parse("2.4", record).actions == 12
 
 
 def test_show_from_one_seat_hides_the_others() -> None:

@@ -205,3 +205,13 @@ def test_the_stream_goes_on_after_bad_lines_and_shengji_ops_are_unchanged() -> N
     assert "error" in replies[1] and "unknown game" in replies[2]["error"]
     assert replies[3] == {"suit": "trump", "kind": "pair", "units": [["AH", "AH"]]}
     assert replies[4]["team_points"] == [0, 2]
+
+
+def test_the_gouji_engine_imports_no_web_code() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, trainer.gouji, trainer.gouji.records, trainer.gouji.referee, trainer.gouji.randomplay; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('flask', 'sqlmodel', 'sqlalchemy', 'jinja2')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

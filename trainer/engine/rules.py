@@ -81,48 +81,67 @@ class Rules:
     @classmethod
     def parse(cls, spec: str | dict[str, Any] | None) -> Rules:
         """Rules from a preset name or `{"preset": …, option: value, …}`; errors name the bad field."""
-        if spec is None:
-            return PRESETS["standard"]
-        if isinstance(spec, str):
-            if spec not in PRESETS:
-                raise MalformedError(f"unknown rules preset {shown(spec)} (known: {', '.join(PRESETS)})")
-            return PRESETS[spec]
-        if not isinstance(spec, dict):
-            raise MalformedError(f"rules must be a preset name or an object, not {shown(spec)}")
-        options = dict(spec)
-        preset = options.pop("preset", "standard")
-        if not isinstance(preset, str):
-            raise MalformedError(f"rules: \"preset\" must be a preset name ({', '.join(PRESETS)}), not {shown(preset)}")
-        base = cls.parse(preset)
-        changes = {}
-        for name, value in options.items():
-            if name not in OPTION_VALUES:
-                raise MalformedError(f"unknown rules option {shown(name)}")
-            allowed = OPTION_VALUES[name]
-            kind = type(allowed[0])
-            shown_allowed = ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in allowed)
-            if type(value) is not kind:
-                expected = {bool: "true or false", int: "a number", str: "a name"}[kind]
-                raise MalformedError(f"rules option {name!r} must be {expected} ({shown_allowed}), "
-                                     f"not {_json_kind(value)}")
-            value = OPTION_ALIASES.get((name, value), value)
-            if value not in allowed:
-                raise MalformedError(f"rules option {name!r} cannot be {shown(value)} (allowed: {shown_allowed})")
-            changes[name] = value
-        return replace(base, **changes)
+        return parse_options(spec, PRESETS, OPTION_VALUES, OPTION_ALIASES)
 
     def to_json(self) -> str | dict[str, Any]:
         """The shortest record form: the preset name, or the preset and the options that differ."""
-        base = PRESETS[self.preset]
-        if base == self:
-            return self.preset
-        differences = {f.name: getattr(self, f.name) for f in fields(self)
-                       if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)}
-        return {"preset": self.preset, **differences}
+        return options_json(self, PRESETS)
 
     def as_dict(self) -> dict[str, Any]:
         """Every option with its value."""
         return asdict(self)
+
+
+def parse_options(spec: str | dict[str, Any] | None, presets: dict[str, Any], option_values: dict[str, tuple[Any, ...]],
+                  aliases: dict[tuple[str, Any], Any] | None = None, game: str = "") -> Any:
+    """A frozen rules config from a preset name or `{"preset": …, option: value, …}` over `presets` (the
+    default preset is `standard`); an unknown preset, option or value raises `MalformedError` naming it.
+    `game` (e.g. "gouji ") prefixes the word "rules" in the messages about unknown names."""
+    if spec is None:
+        return presets["standard"]
+    if isinstance(spec, str):
+        if spec not in presets:
+            raise MalformedError(f"unknown {game}rules preset {shown(spec)} (known: {', '.join(presets)})")
+        return presets[spec]
+    if not isinstance(spec, dict):
+        raise MalformedError(f"rules must be a preset name or an object, not {shown(spec)}")
+    options = dict(spec)
+    preset = options.pop("preset", "standard")
+    if not isinstance(preset, str):
+        raise MalformedError(f"rules: \"preset\" must be a preset name ({', '.join(presets)}), not {shown(preset)}")
+    base = parse_options(preset, presets, option_values, aliases, game)
+    changes = {}
+    for name, value in options.items():
+        if name not in option_values:
+            raise MalformedError(f"unknown {game}rules option {shown(name)}")
+        allowed = option_values[name]
+        shown_allowed = ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in allowed)
+        kinds = {type(v) for v in allowed}
+        if len(kinds) > 1:  # a value of mixed kinds (a number or a name): any allowed value as it is
+            if not any(type(value) is type(option) and value == option for option in allowed):
+                raise MalformedError(f"rules option {name!r} cannot be {_json_kind(value)} (allowed: {shown_allowed})")
+            changes[name] = value
+            continue
+        kind = kinds.pop()
+        if type(value) is not kind:
+            expected = {bool: "true or false", int: "a number", str: "a name"}[kind]
+            raise MalformedError(f"rules option {name!r} must be {expected} ({shown_allowed}), "
+                                 f"not {_json_kind(value)}")
+        value = (aliases or {}).get((name, value), value)
+        if value not in allowed:
+            raise MalformedError(f"rules option {name!r} cannot be {shown(value)} (allowed: {shown_allowed})")
+        changes[name] = value
+    return replace(base, **changes)
+
+
+def options_json(rules: Any, presets: dict[str, Any]) -> str | dict[str, Any]:
+    """The shortest record form of a rules config: its preset's name, or the preset and the options that differ."""
+    base = presets[rules.preset]
+    if base == rules:
+        return rules.preset
+    differences = {f.name: getattr(rules, f.name) for f in fields(rules)
+                   if f.name != "preset" and getattr(rules, f.name) != getattr(base, f.name)}
+    return {"preset": rules.preset, **differences}
 
 
 def _json_kind(value: Any) -> str:

@@ -1,19 +1,20 @@
-"""Before play (gouji.md §2): dealing, 买3 (buying a 3), 上班 (who leads the first hand) and 开点 from the start.
+"""Before play (gouji.md §2): dealing, 买3 (buying a 3) and 开点 from the start.
 
+>>> from trainer.engine.cards import parse_cards
 >>> rules = GoujiRules()
->>> counts = [{3: 0, 15: 1}, {3: 1}, {3: 1}, {3: 3}, {3: 1}, {3: 1}]
->>> [(e.seller, e.buyer, e.paid) for e in buy_threes(counts, 0, rules)]
+>>> hands = [parse_cards(text) for text in ("2S", "3S", "3H", "3C 3C 3D", "3D", "3S")]
+>>> [(e.seller, e.buyer, e.paid) for e in buy_threes([value_counts(hand) for hand in hands], 0, rules)]
 [(3, 0, 15)]
 """
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from trainer.engine.cards import Card, full_deck
 from trainer.engine.errors import IllegalPlayError
-from trainer.gouji.plays import BIG, SMALL, THREE, TWO, VALUE_OF
+from trainer.gouji.plays import BIG, SMALL, THREE, THRESHOLDS, TWO, VALUE_OF
 from trainer.gouji.rules import GoujiRules
 
 
@@ -27,15 +28,15 @@ class Exchange:
     paid: int | None
 
 
-def buy_threes(counts: Sequence[Mapping[int, int]], leader: int, rules: GoujiRules) -> list[Exchange]:
-    """The 买3 moves of gouji.md §2.2 from each seat's counts by value (only 3s, 2s and jokers matter):
+def buy_threes(counts: Sequence[Sequence[int]], leader: int, rules: GoujiRules) -> list[Exchange]:
+    """The 买3 moves of gouji.md §2.2 from each seat's `value_counts` (only 3s, 2s and jokers matter):
     buyers in play order from `leader`; the seller is the first of 对头, teammates, other opponents holding
     two or more 3s then; an opponent is paid a 2, else SJ, else BJ, else nothing; a teammate gives."""
     if not rules.biesan:
         return []
     n = rules.players
-    threes = [seat_counts.get(THREE, 0) for seat_counts in counts]
-    payable = [{v: seat_counts.get(v, 0) for v in (TWO, SMALL, BIG)} for seat_counts in counts]
+    threes = [seat_counts[THREE] for seat_counts in counts]
+    payable = [{v: seat_counts[v] for v in (TWO, SMALL, BIG)} for seat_counts in counts]
     exchanges = []
     for buyer in ((leader + k) % n for k in range(n)):
         if threes[buyer]:
@@ -55,23 +56,20 @@ def buy_threes(counts: Sequence[Mapping[int, int]], leader: int, rules: GoujiRul
     return exchanges
 
 
-def value_counts(cards: Sequence[Card]) -> dict[int, int]:
-    """Counts of a hand's cards by 够级 value."""
-    counts: dict[int, int] = {}
+def value_counts(cards: Sequence[Card]) -> list[int]:
+    """Counts of a hand's cards by 够级 value: a list indexed by value (3…17), 18 long."""
+    counts = [0] * 18
     for card in cards:
-        value = VALUE_OF[card.index]
-        counts[value] = counts.get(value, 0) + 1
+        counts[VALUE_OF[card.index]] += 1
     return counts
 
 
-def natural_openers(hands: Sequence[Sequence[Card]], rules: GoujiRules) -> list[int]:
-    """Seats whose playing hand has fewer than t(r) of every rank 10…A: opened from the start (gouji.md §3.7)."""
-    from trainer.gouji.plays import THRESHOLDS
-
+def natural_openers(counts: Sequence[Sequence[int]], rules: GoujiRules) -> list[int]:
+    """Seats whose playing hand (its `value_counts`) has fewer than t(r) of every rank 10…A: opened from the
+    start (gouji.md §3.7)."""
     if not rules.natural_open:
         return []
-    return [seat for seat, hand in enumerate(hands)
-            if all(value_counts(hand).get(r, 0) < t for r, t in THRESHOLDS.items())]
+    return [seat for seat, hand in enumerate(counts) if all(hand[r] < t for r, t in THRESHOLDS.items())]
 
 
 def deal(rng: random.Random, rules: GoujiRules) -> list[list[Card]]:

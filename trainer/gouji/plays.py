@@ -3,6 +3,7 @@
 
 Values: 3…10 as printed, J 11, Q 12, K 13, A 14, 2 15, SJ 16, BJ 17.
 
+>>> from trainer.engine.cards import parse_cards
 >>> play = Play.of(parse_cards("SJ 8H 8S 8D"), GoujiRules())
 >>> play.base, play.key, play.gouji, play.original
 (8, (16, 8, 8, 8), True, False)
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from trainer.engine.cards import Card, parse_cards
+from trainer.engine.cards import Card
 from trainer.engine.errors import IllegalPlayError
 from trainer.gouji.rules import GoujiRules
 
@@ -79,20 +80,33 @@ def analyse(cards: Sequence[Card], rules: GoujiRules) -> Play | str:
     """The play made of `cards`, or the reason in words why they are none (gouji.md §3.1)."""
     if not cards:
         return "a play needs at least one card"
-    values = [VALUE_OF[card.index] for card in cards]
-    big = values.count(BIG)
-    small = values.count(SMALL)
-    twos = values.count(TWO)
-    plain = {value for value in values if value < TWO}
-    if len(plain) > 1:
-        names = " ".join(VALUE_NAMES[v] for v in sorted(plain, reverse=True))
+    big = small = twos = plain = 0
+    base = None
+    ranks: set[int] = set()
+    for card in cards:
+        value = VALUE_OF[card.index]
+        if value < TWO:
+            plain += 1
+            if base is None:
+                base = value
+            elif value != base:
+                ranks.add(value)
+        elif value == TWO:
+            twos += 1
+        elif value == SMALL:
+            small += 1
+        else:
+            big += 1
+    if ranks:
+        names = " ".join(VALUE_NAMES[v] for v in sorted(ranks | {base}, reverse=True))  # type: ignore[arg-type]
         return f"a play holds one rank besides jokers and 2s, not {names}"
-    base = next(iter(plain)) if plain else (TWO if twos else None)
-    if base is not None and base < TWO and twos and not rules.attach_twos:
+    if base is None:
+        base = TWO if twos else None
+    elif twos and not rules.attach_twos:
         return "2s may not be attached under these rules (attach_twos = false)"
     if base == THREE and rules.biesan and (big or small or twos):
         return "3s are played alone, with nothing attached (憋3)"
-    count = len(values) - big - small
+    count = plain + twos
     key = (BIG,) * big + (SMALL,) * small + (base,) * count if base is not None else (BIG,) * big + (SMALL,) * small
     gouji = bool(big or small) or base == TWO or (base in THRESHOLDS and count >= THRESHOLDS[base])
     original = gouji and not (big or small or twos)
@@ -135,8 +149,3 @@ def burn_shortfall(rest: Sequence[int], rules: GoujiRules) -> tuple[int, list[in
             ranks.discard(TWO)
     needed = len(ranks) - 1
     return max(0, needed - jokers), sorted(ranks, reverse=True)
-
-
-def parse_play(text: str | Iterable[str], rules: GoujiRules) -> Play:
-    """A play from card text (`"SJ 8H 8S"`), checked as one play."""
-    return Play.of(parse_cards(text), rules)

@@ -13,7 +13,7 @@ from typing import Any
 from trainer.engine.cards import Card
 from trainer.engine.errors import IllegalPlayError
 from trainer.gouji.deal import choose_moves, deal, with_exchanges
-from trainer.gouji.plays import BIG, SMALL, THREE, TWO, VALUE_NAMES, VALUE_OF, Play
+from trainer.gouji.plays import BIG, SMALL, THREE, TWO, VALUE_OF, Play
 from trainer.gouji.rules import GoujiRules
 from trainer.gouji.state import Action, HandState
 
@@ -161,5 +161,3 @@ def record_of(rules: GoujiRules, hands: list[list[Card]], moves: list[tuple[int,
         record["places"] = list(state.places)
     return record
 
-
-__all__ = ["random_record", "random_step", "record_of", "VALUE_NAMES"]

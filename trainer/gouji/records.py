@@ -19,7 +19,7 @@ from trainer.gouji.plays import THREE, VALUE_NAMES, VALUE_OF
 from trainer.gouji.rules import GoujiRules
 from trainer.gouji.scoring import hand_result
 from trainer.gouji.state import Action, HandState
-from trainer.records import FORMAT, InvalidRecordError, _cards, known_id
+from trainer.records import InvalidRecordError, _cards, known_id, record_envelope
 
 GAME = "gouji"
 
@@ -105,17 +105,7 @@ def _action(value: Any, rules: GoujiRules, where: str) -> tuple[int, Action]:
 
 def parse_gouji_record(data: Any) -> GoujiRecord:
     """Read a Gouji record object; structural problems raise `InvalidRecordError` naming the field."""
-    if not isinstance(data, dict):
-        raise InvalidRecordError("a deal record must be a JSON object")
-    if data.get("format") != FORMAT:
-        raise InvalidRecordError(f"format must be {FORMAT!r}, not {shown(data.get('format'))}")
-    if data.get("game") != GAME:
-        raise InvalidRecordError(f"game must be {GAME!r}, not {shown(data.get('game'))}")
-    if "id" in data and (not isinstance(data["id"], str) or not data["id"]):
-        raise InvalidRecordError(f"id: expected a non-empty string, not {shown(data['id'])}")
-    rules_value = _need(data, "rules")
-    if not isinstance(rules_value, (str, dict)):
-        raise InvalidRecordError(f"rules: expected a preset name or an object, not {shown(rules_value)}")
+    rules_value = record_envelope(data, GAME)
     try:
         rules = GoujiRules.parse(rules_value)
     except MalformedError as error:
@@ -346,6 +336,10 @@ class GoujiPosition:
         if (number, within) == (0, 0):
             return cls(0, 1, 0)
         if number == len(lengths) + 1 and within == 0 and lengths:
+            state = state_at(record, cls(total, number, 0))
+            if state.over or state.round_no != number:
+                raise MalformedError(f"position {text!r}: round {number - 1} "
+                                     f"{'ends the hand' if state.over else 'is not over'}")
             return cls(total, number, 0)
         if not 1 <= number <= max(len(lengths), 1):
             raise MalformedError(f"position {text!r}: the deal has {len(lengths)} rounds")

@@ -9,41 +9,23 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from trainer.engine.cards import Card, parse_cards
+from trainer.engine.cards import Card
 from trainer.engine.errors import IllegalPlayError, MalformedError, shown
 from trainer.gouji.deal import buy_threes, value_counts
 from trainer.gouji.plays import VALUE_NAMES, VALUE_OF, Play, analyse, beats, opens
 from trainer.gouji.rules import GoujiRules
 from trainer.gouji.scoring import hand_result
 from trainer.gouji.state import HandState, Out, mode_of, play_problem
+from trainer.referee import _cards as _request_cards
+from trainer.referee import _check_copies, _field
 
 Answer = dict[str, Any]
 ROLES = ("duitou", "teammate", "opponent")
 
 
-def _field(request: dict[str, Any], name: str) -> Any:
-    if name not in request:
-        raise MalformedError(f"missing field {name!r}")
-    return request[name]
-
-
 def _cards(value: Any, name: str, rules: GoujiRules) -> list[Card]:
-    if not isinstance(value, (list, str)):
-        raise MalformedError(f"{name}: expected a list of cards")
-    try:
-        cards = parse_cards(value)
-    except MalformedError as error:
-        raise MalformedError(f"{name}: {error}") from None
-    _check_copies(cards, name, rules)
-    return cards
-
-
-def _check_copies(cards: list[Card], name: str, rules: GoujiRules) -> None:
-    """Refuse cards that cannot all exist: more copies of a face than the decks hold."""
-    card, copies = max(Counter(cards).items(), key=lambda item: item[1], default=(None, 0))
-    if card is not None and copies > rules.decks:
-        raise MalformedError(f"{name}: {copies} copies of {card.pretty}, but {rules.decks} decks hold only "
-                             f"{rules.decks}")
+    """The cards of a field's value (a list of card names), refusing more copies of a face than the decks hold."""
+    return _request_cards({name: value}, name, rules)  # type: ignore[arg-type]  # only `rules.decks` is read
 
 
 def _flag(request: dict[str, Any], name: str, default: bool) -> bool:
@@ -97,7 +79,7 @@ def _play_legal(request: dict[str, Any], rules: GoujiRules) -> Answer:
     rest = None
     if request.get("hand") is not None:
         hand = _cards(request["hand"], "hand", rules)
-        _check_copies([*hand, *(top_cards or [])], "hand and top together", rules)
+        _check_copies([*hand, *(top_cards or [])], "hand and top together", rules)  # type: ignore[arg-type]
         missing = Counter(play_cards) - Counter(hand)
         if missing:
             return {"ok": False, "burn": False, "reason": f"does not hold {next(iter(missing)).pretty}"}
@@ -152,7 +134,9 @@ def _next_actor(request: dict[str, Any], rules: GoujiRules) -> Answer:
         state.out = tuple(Out(place + 1, "finished") if s == seat else o for s, o in enumerate(state.out))
         state.places = tuple(seat if i == place else s for i, s in enumerate(state.places))
         state.active -= 1
-    if state.out[leader] is not None:
+    if out:
+        state._check_end()
+    if state.out[leader] is not None and not state.over:
         return {"legal": False, "at": 0, "reason": f"the leader, seat {leader}, is out"}
     for index, (seat, action, _) in enumerate(actions):
         if state.over:
@@ -226,7 +210,7 @@ def _buy3(request: dict[str, Any], rules: GoujiRules) -> Answer:
     if not isinstance(hands_value, list) or len(hands_value) != rules.players:
         raise MalformedError(f"hands: expected {rules.players} hands")
     hands = [_cards(hand, f"hands[{seat}]", rules) for seat, hand in enumerate(hands_value)]
-    _check_copies([card for hand in hands for card in hand], "hands together", rules)
+    _check_copies([card for hand in hands for card in hand], "hands together", rules)  # type: ignore[arg-type]
     leader = _seat(_field(request, "leader"), rules, "leader")
     try:
         exchanges = buy_threes([value_counts(hand) for hand in hands], leader, rules)

@@ -8,11 +8,11 @@
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass
 from typing import Any
 
-from trainer.engine.errors import MalformedError, shown
-from trainer.engine.rules import _json_kind
+from trainer.engine.errors import MalformedError
+from trainer.engine.rules import options_json, parse_options
 
 OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "players": (6, 10, 14, 18),
@@ -115,38 +115,11 @@ class GoujiRules:
     @classmethod
     def parse(cls, spec: str | dict[str, Any] | None) -> GoujiRules:
         """Rules from a preset name or `{"preset": …, option: value, …}`; errors name the bad field."""
-        if spec is None:
-            return PRESETS["standard"]
-        if isinstance(spec, str):
-            if spec not in PRESETS:
-                raise MalformedError(f"unknown gouji rules preset {shown(spec)} (known: {', '.join(PRESETS)})")
-            return PRESETS[spec]
-        if not isinstance(spec, dict):
-            raise MalformedError(f"rules must be a preset name or an object, not {shown(spec)}")
-        options = dict(spec)
-        preset = options.pop("preset", "standard")
-        if not isinstance(preset, str):
-            raise MalformedError(f"rules: \"preset\" must be a preset name ({', '.join(PRESETS)}), not {shown(preset)}")
-        base = cls.parse(preset)
-        changes = {}
-        for name, value in options.items():
-            if name not in OPTION_VALUES:
-                raise MalformedError(f"unknown gouji rules option {shown(name)}")
-            allowed = OPTION_VALUES[name]
-            shown_allowed = ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in allowed)
-            if not any(type(value) is type(option) and value == option for option in allowed):
-                raise MalformedError(f"rules option {name!r} cannot be {_json_kind(value)} (allowed: {shown_allowed})")
-            changes[name] = value
-        return replace(base, **changes)
+        return parse_options(spec, PRESETS, OPTION_VALUES, game="gouji ")
 
     def to_json(self) -> str | dict[str, Any]:
         """The shortest record form: the preset name, or the preset and the options that differ."""
-        base = PRESETS[self.preset]
-        if base == self:
-            return self.preset
-        differences = {f.name: getattr(self, f.name) for f in fields(self)
-                       if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)}
-        return {"preset": self.preset, **differences}
+        return options_json(self, PRESETS)
 
     def as_dict(self) -> dict[str, Any]:
         """Every option with its value."""

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from trainer.engine.cards import Card, pretty_cards
 from trainer.engine.errors import IllegalPlayError
-from trainer.gouji.plays import (BIG, SMALL, THREE, THRESHOLDS, VALUE_NAMES, VALUE_OF, Play, analyse, beats,
+from trainer.gouji.deal import natural_openers
+from trainer.gouji.plays import (BIG, SMALL, THREE, VALUE_NAMES, VALUE_OF, Play, analyse, beats,
                                  burn_shortfall, is_two_kill_one, opens)
 from trainer.gouji.rules import GoujiRules
 
@@ -188,12 +189,7 @@ class HandState:
         state.yielder, state.yield_back = None, False
         state.runs = (False,) * n
         state.burns, state.men, state.kills, state.rounds = (), (), (), ()
-        natural = 0
-        if rules.natural_open:
-            for seat in range(n):
-                if all(state.counts[seat][r] < t for r, t in THRESHOLDS.items()):
-                    natural |= 1 << seat
-        state.natural = state.opened = natural
+        state.natural = state.opened = sum(1 << seat for seat in natural_openers(state.counts, rules))
         state.over = False
         state.turn = Turn(leader, state.mode(), leading=True)
         return state
@@ -485,8 +481,3 @@ class HandState:
         self.yielder, self.yield_back = None, False
         self.turn = Turn(leader, "luanchan" if self.luanchan and self.active <= self.luanchan else "normal",
                          leading=True)
-
-    def summary(self) -> dict[str, Any]:
-        """The state's public facts as plain data (for tests and debugging)."""
-        return {"round": self.round_no, "leader": self.leader, "turn": self.turn,
-                "places": self.places, "opened": self.opened_seats(), "over": self.over}
