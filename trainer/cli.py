@@ -21,7 +21,9 @@ from trainer.gouji import facts as gouji_facts
 from trainer.gouji import inference as gouji_inference
 from trainer.gouji import records as gouji_records
 from trainer.gouji import tracker as gouji_tracker
+from trainer.gouji.generate import generate_gouji_records
 from trainer.gouji.records import GoujiPosition, GoujiRecord, is_gouji, parse_gouji_record
+from trainer.gouji.rules import GoujiRules
 from trainer.referee import serve_lines
 from trainer.tracking.facts import facts_json
 from trainer.tracking.inference import infer_json
@@ -57,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
                                    "for 够级 R.K (after K actions of round R), #n or end")
 
     generate = deal_commands.add_parser("generate", help="bots play complete deals; one record file each")
+    generate.add_argument("--game", choices=("shengji", "gouji"), default="shengji", help="升级 (default) or 够级")
     generate.add_argument("--rules", default="standard", help="a preset name or a JSON rules object")
     generate.add_argument("--seed", type=_number(0, 2**63 - 1), default=1,
                           help="the same seed gives byte-identical files")
@@ -106,7 +109,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.deal_command == "verify":
         return _verify(args.files, args.json)
     if args.deal_command == "generate":
-        return _generate(args.rules, args.seed, args.count, args.out, args.bots, args.jobs)
+        return _generate(args.rules, args.seed, args.count, args.out, args.bots, args.jobs, args.game)
     if args.deal_command == "import":
         return _import(args.files, args.out)
     if args.deal_command == "track":
@@ -143,15 +146,18 @@ def _load(path: str) -> DealRecord | GoujiRecord | Unloaded:
     return failed
 
 
-def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs: int) -> int:
+def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs: int, game: str) -> int:
     try:
         spec = read_json(rules_text) if rules_text.lstrip().startswith("{") else rules_text
-        rules = Rules.parse(spec)
+        rules = GoujiRules.parse(spec) if game == "gouji" else Rules.parse(spec)
     except JipaiError as error:
         print(f"trainer: --rules: {error}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        records = generate_records(rules, seed, count, bots, jobs)
+        if isinstance(rules, GoujiRules):
+            records = generate_gouji_records(rules, seed, count, bots, jobs)
+        else:
+            records = generate_records(rules, seed, count, bots, jobs)
     except ValueError as error:
         print(f"trainer: {error}", file=sys.stderr)
         return EXIT_USAGE

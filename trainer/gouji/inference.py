@@ -104,7 +104,7 @@ class GoujiInference(Transport):
         """[min, max] cards of `value` seat q holds ([0, 0] when none is unseen)."""
         if (q, value) not in self.cells:
             return 0, 0
-        return self.bounds(q, value)
+        return self.group_bounds(q, value.__eq__)
 
 
 def infer_json(snap: GoujiSnapshot) -> dict[str, Any]:
