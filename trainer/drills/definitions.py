@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from trainer.drills.gouji import GoujiDrill
 from trainer.drills.questions import QUESTION_TYPES
 from trainer.engine.errors import MalformedError
 from trainer.engine.rules import Rules
@@ -40,6 +41,7 @@ class Drill:
     answer_seconds: int
     viewer: str
     order: int
+    game: str = "shengji"
 
     @classmethod
     def from_toml(cls, data: dict[str, Any], name: str) -> Drill:
@@ -130,8 +132,9 @@ def moment_position(record: DealRecord, moment: str) -> int | None:
     return None
 
 
-def load_drills(folder: Path = DRILLS_DIR) -> dict[str, Drill]:
-    """Every drill in `folder`, in curriculum order."""
+def load_drills(folder: Path = DRILLS_DIR, game: str | None = None) -> dict[str, Any]:
+    """Every drill in `folder` (of one `game` when given: shengji or gouji), in curriculum order: `Drill`s,
+    and `GoujiDrill`s for `game = "gouji"`."""
     drills = []
     for path in sorted(folder.glob("*.toml")):
         with path.open("rb") as handle:
@@ -139,6 +142,9 @@ def load_drills(folder: Path = DRILLS_DIR) -> dict[str, Drill]:
                 data = tomllib.load(handle)
             except tomllib.TOMLDecodeError as error:
                 raise MalformedError(f"drill {path.name}: {error}") from None
-        drills.append(Drill.from_toml(data, path.name))
+        if data.get("game") == "gouji":
+            drills.append(GoujiDrill.from_toml(data, path.name))
+        else:
+            drills.append(Drill.from_toml(data, path.name))
     drills.sort(key=lambda drill: (drill.order, drill.id))
-    return {drill.id: drill for drill in drills}
+    return {drill.id: drill for drill in drills if game is None or drill.game == game}
