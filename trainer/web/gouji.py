@@ -4,7 +4,7 @@ plans and explanations for a `GoujiDrill` (the run loop itself is `trainer.web.d
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -18,6 +18,7 @@ from trainer.gouji.plays import VALUE_OF, VALUES_HIGH_TO_LOW, VALUE_NAMES
 from trainer.gouji.records import GoujiPosition, GoujiRecord, GoujiReplay, parse_gouji_record, place_name, verify_summary
 from trainer.gouji.state import Action
 from trainer.gouji.tracker import GoujiEvent, GoujiSnapshot, public_events
+from trainer.web.display import CardView, card_view
 from trainer.web.models import Deal
 from trainer.web.table import Shown, spans
 
@@ -73,6 +74,13 @@ class GoujiDealData:
         return cls(record, events, actions, tuple(GoujiPosition.after(n, record) for n in range(len(events) + 1)))
 
 
+def gouji_card(card: Card) -> CardView:
+    """A card for the `card` macro as 够级 draws it: coloured, with no trump or point marks (suits and points
+    mean nothing in 够级)."""
+    view = card_view(card, trump=False)
+    return replace(view, css=" ".join(c for c in view.css.split() if c != "points"))
+
+
 def relation_label(relation: str) -> str:
     """A relation of gouji.md §1 in the reader's language."""
     labels = {"me": _("Me (自己)"), "下家": _("Next (下家)"), "下手联邦": _("Next teammate (下手联邦)"),
@@ -110,8 +118,8 @@ class GoujiStretch:
     round: list[Shown]
     """(round number, mode in words)."""
     counter: list[Shown]
-    hand: list[tuple[str, list[tuple[str, int | None]]]]
-    """My hand by rank, high to low: each card (code) with the step it is played at (None: kept)."""
+    hand: list[tuple[str, list[tuple[CardView, int | None]]]]
+    """My hand by rank, high to low: each card with the step it is played at (None: kept)."""
     rounds: int
     game: str = "gouji"
 
@@ -152,7 +160,7 @@ def gouji_stretch(data: GoujiDealData, viewer: int, start: int, end: int, hand_s
         chairs.append(GoujiChair(PLACES[offset] if n == 6 else f"seat-{offset}", relation_label(relation),
                                  rules.team(seat) == rules.team(viewer),
                                  spans([_count_shown(size[seat], hand_sizes) for size in sizes]),
-                                 spans([tuple(a) if a is not None and not isinstance(a, str) else None
+                                 spans([tuple(map(gouji_card, a)) if a is not None and not isinstance(a, str) else None
                                         for a in actions]),
                                  spans([a if isinstance(a, str) else None for a in actions]),
                                  spans([top == seat for top in frame_tops]), spans(outs)))
@@ -166,10 +174,10 @@ def gouji_stretch(data: GoujiDealData, viewer: int, start: int, end: int, hand_s
         if event.seat == viewer:
             for card in event.cards:
                 gone.setdefault(card, []).append(step)
-    by_rank: dict[int, list[tuple[str, int | None]]] = {}
+    by_rank: dict[int, list[tuple[CardView, int | None]]] = {}
     for card in data.hand(viewer, start):
         steps = gone.get(card)
-        by_rank.setdefault(VALUE_OF[card.index], []).append((str(card), steps.pop(0) if steps else None))
+        by_rank.setdefault(VALUE_OF[card.index], []).append((gouji_card(card), steps.pop(0) if steps else None))
     hand = [(VALUE_NAMES[v], by_rank[v]) for v in VALUES_HIGH_TO_LOW if v in by_rank]
     return GoujiStretch(end - start, chairs, spans([round_at(c) for c in frames]),
                         spans([(c, data.total) for c in frames]), hand, len(record.rounds))
