@@ -53,7 +53,7 @@ def _seats(value: Any, rules: GoujiRules, name: str) -> list[int]:
 def _card(request: dict[str, Any], rules: GoujiRules) -> Answer:
     result = analyse(_cards(_field(request, "cards"), "cards", rules), rules)
     if isinstance(result, str):
-        return {"valid": False, "reason": result}
+        return {"valid": False}
     return {"valid": True, "gouji": result.gouji, "original": result.original,
             "base": VALUE_NAMES[result.base] if result.base is not None else None, "size": result.size}
 

@@ -128,7 +128,16 @@ def play_problem(play: Play, top: Play | None, rules: GoujiRules, *, burn: bool 
 
 
 class HandState:
-    """A 够级 hand in play, from the first lead (after 买3) to its end; `act` and `undo`."""
+    """A 够级 hand in play, from the first lead (after 买3) to its end; `act` and `undo`.
+
+    Read-only for callers: `turn` (who acts next), `top` and `owner` (the last play of the round and its
+    player, None before the lead), `leader` and `round_no` (the current round, or the next one between
+    rounds), `round_actions`, `passed` (bitmask of seats that passed this round; `has_passed`), `yielder`,
+    `out` (per seat None or `Out(place, how)`), `places` (seat at place 1…N or None), `active` (seats not
+    out), `runs` (per seat: in a burn run), `burns`, `men`, `kills` (二杀一), `opened` and `natural`
+    (bitmasks; `opened_seats()`), `rounds` (ended rounds), `history` ((round, seat, action) in order),
+    `over`, `faces` / `counts` / `sizes` (each hand by face index, by value, and its size; `hand(seat)`).
+    """
 
     rules: GoujiRules
     n: int
@@ -340,8 +349,6 @@ class HandState:
             prefix = f"only 对头 seat {turn.actor} may answer a 够级 play; "
             if seat == self.owner:
                 raise IllegalPlayError(f"{prefix}the top is seat {seat}'s own play")
-            if seat not in turn.may_burn and not self.has_passed(seat):
-                raise IllegalPlayError(f"{prefix}seat {seat} may not burn")
         result = analyse(cards, rules)
         if isinstance(result, str):
             raise IllegalPlayError(prefix + result)

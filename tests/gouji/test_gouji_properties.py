@@ -109,3 +109,11 @@ def test_endgames_reach_burns_counter_burns_kills_and_men() -> None:
                     success=sum(b.success is True for b in state.burns), kills=len(state.kills), men=len(state.men))
         assert result_of(state) is not None
     assert all(seen[key] > 0 for key in ("burns", "counter", "success", "kills", "men")), seen
+
+
+def test_ten_seats_play_to_the_end() -> None:
+    """Seats, teams and decks come from the rules: ten seats with five decks play and verify too."""
+    rules = GoujiRules.parse({"players": 10, "decks": 5})
+    rep = replay(parse_gouji_record(random_record(random.Random(1), rules)))
+    assert rep.complete and sorted(rep.state.places) == list(range(10))
+    assert len(rep.record.hands[0]) == 27 and rules.duitou(7) == 2

@@ -274,3 +274,17 @@ def test_undo_restores_everything() -> None:
     for _ in range(3):
         state.undo()
     assert state.__dict__ == before[0] and state.faces == before[1]
+
+
+def test_a_gouji_play_whose_duitou_is_out_is_answered_by_the_walk() -> None:   # J "除“烧牌”或“无头”外"
+    rules = GoujiRules.parse({"natural_open": False})
+    hands = [parse_cards(t) for t in ["KS KD 5S 6D 3C", "AS AH 3C", "3C 4C", "9S", "3C 4D 6C", "3C 4H"]]
+    state = HandState.start(rules, hands, 3)
+    run(state, (3, "9S"), (4, "pass"), (5, "pass"), (0, "pass"), (1, "pass"), (2, "pass"))
+    assert state.out[3] == (1, "finished") and state.turn.leading and state.turn.actor == 4   # 接风
+    run(state, (4, "4D"), (5, "pass"), (0, "5S"), (1, "pass"), (2, "pass"), (4, "pass"))
+    assert state.turn.leading and state.turn.actor == 0
+    run(state, (0, "KS KD"))
+    assert state.turn.mode == "normal" and state.turn.actor == 1 and state.turn.may_burn == ()   # 无头
+    run(state, (1, "AS AH"))
+    assert state.turn.mode == "gouji" and state.turn.actor == 4 and state.turn.may_burn == (0, 2, 5)
