@@ -186,7 +186,7 @@ def test_a_natural_opener_has_no_gouji_set_and_a_men_seat_only_threes():
 
 def test_the_section_5_example_tracked_from_seat_4():
     """gouji.md §5's example: after round 2, 对头 1's KK and 22 are 够级 plays, its 22 not original."""
-    from tests.gouji.test_records import example_record
+    from tests.gouji.test_gouji_records import example_record
 
     record = parse_gouji_record(example_record())
     replay(record)
