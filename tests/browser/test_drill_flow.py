@@ -106,6 +106,16 @@ CONTRAST = """() => Array.from(document.querySelectorAll('.chair .caption')).map
 })"""
 
 
+def _register(page: object, base: str, username: str) -> None:
+    """Register `username` through the form; signed in, on the start page."""
+    page.goto(f"{base}/auth/register")  # type: ignore[attr-defined]
+    page.fill("#username", username)  # type: ignore[attr-defined]
+    page.fill("#password", "correct horse")  # type: ignore[attr-defined]
+    page.fill("#confirm", "correct horse")  # type: ignore[attr-defined]
+    page.click("button[type=submit]")  # type: ignore[attr-defined]
+    page.wait_for_url(lambda url: "/auth/" not in url)  # type: ignore[attr-defined]
+
+
 def _visible_played(page: object) -> int:
     """The plays on the table now (shown by drill.js)."""
     return page.locator(".chair .play .cards:visible").count()  # type: ignore[attr-defined]
@@ -177,12 +187,7 @@ def test_a_drill_in_the_browser(live_app) -> None:
                         if "Content Security Policy" in message.text else None)
                 page.add_init_script("document.addEventListener('securitypolicyviolation', event => console.error("
                                      "'Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI))")
-                page.goto(f"{base}/auth/register")
-                page.fill("#username", f"walker-{name}")
-                page.fill("#password", "correct horse")
-                page.fill("#confirm", "correct horse")
-                page.click("button[type=submit]")
-                page.wait_for_url(lambda url: "/auth/" not in url)  # signed in, on the start page
+                _register(page, base, f"walker-{name}")
                 wrong = _drill_a_whole_run(page, base, app, width)
                 with Session(app.extensions["jipai_engine"]) as db:  # type: ignore[attr-defined]
                     kept = db.exec(select(DrillSettings)).all()
@@ -268,12 +273,7 @@ def test_a_gouji_drill_in_the_browser(live_app) -> None:
                 violations: list[str] = []
                 page.on("console", lambda message, seen=violations: seen.append(message.text)
                         if "Content Security Policy" in message.text else None)
-                page.goto(f"{base}/auth/register")
-                page.fill("#username", f"gouji-{name}")
-                page.fill("#password", "correct horse")
-                page.fill("#confirm", "correct horse")
-                page.click("button[type=submit]")
-                page.wait_for_url(lambda url: "/auth/" not in url)
+                _register(page, base, f"gouji-{name}")
                 wrong = _gouji_run(page, base, app, width)
                 if wrong:
                     page.goto(f"{base}/review")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from trainer.drills.gouji import GoujiDrill
-from trainer.drills.questions import QUESTION_TYPES
+from trainer.drills.questions import QUESTION_TYPES, drill_field, question_weights
 from trainer.engine.errors import MalformedError
 from trainer.engine.rules import Rules
 from trainer.engine.trump import TRUMP
@@ -47,18 +47,9 @@ class Drill:
     def from_toml(cls, data: dict[str, Any], name: str) -> Drill:
         """A drill from parsed TOML; problems raise `MalformedError` naming the field."""
         def need(key: str) -> Any:
-            if key not in data:
-                raise MalformedError(f"drill {name}: missing {key!r}")
-            return data[key]
+            return drill_field(data, key, name)
 
-        questions = need("questions")
-        if not isinstance(questions, dict) or not questions:
-            raise MalformedError(f"drill {name}: questions must be a table of type = weight")
-        for kind, weight in questions.items():
-            if kind not in QUESTION_TYPES:
-                raise MalformedError(f"drill {name}: unknown question type {kind!r}")
-            if not isinstance(weight, (int, float)) or weight <= 0:
-                raise MalformedError(f"drill {name}: weight of {kind!r} must be a positive number")
+        questions = question_weights(data, name, QUESTION_TYPES)
         checkpoints = need("checkpoints")
         kind = checkpoints.get("kind", "trick_end")
         if kind not in CHECKPOINT_KINDS:
@@ -73,7 +64,7 @@ class Drill:
         titles = need("name")
         return cls(id=need("id"), name={"zh": titles["zh"], "en": titles["en"]},
                    description=data.get("description", {"zh": "", "en": ""}),
-                   rules=Rules.parse(data.get("rules", "standard")), questions=dict(questions),
+                   rules=Rules.parse(data.get("rules", "standard")), questions=questions,
                    checkpoints=kind, checkpoint_count=int(checkpoints.get("count", 6)), moments=moments,
                    cards_per_second=float(data.get("cards_per_second", 2.0)),
                    answer_seconds=int(data.get("answer_seconds", 60)), viewer=viewer, order=int(data.get("order", 99)))

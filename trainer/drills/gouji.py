@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trainer.drills.questions import Question
+from trainer.drills.questions import Question, drill_field, question_weights
 from trainer.engine.errors import MalformedError
 from trainer.gouji.facts import facts_json
 from trainer.gouji.inference import infer_json
@@ -209,18 +209,9 @@ class GoujiDrill:
     def from_toml(cls, data: dict[str, Any], name: str) -> GoujiDrill:
         """A drill from parsed TOML; problems raise `MalformedError` naming the field."""
         def need(key: str) -> Any:
-            if key not in data:
-                raise MalformedError(f"drill {name}: missing {key!r}")
-            return data[key]
+            return drill_field(data, key, name)
 
-        questions = need("questions")
-        if not isinstance(questions, dict) or not questions:
-            raise MalformedError(f"drill {name}: questions must be a table of type = weight")
-        for kind, weight in questions.items():
-            if kind not in QUESTION_TYPES:
-                raise MalformedError(f"drill {name}: unknown 够级 question type {kind!r}")
-            if not isinstance(weight, (int, float)) or weight <= 0:
-                raise MalformedError(f"drill {name}: weight of {kind!r} must be a positive number")
+        questions = question_weights(data, name, QUESTION_TYPES, "够级 ")
         checkpoints = need("checkpoints")
         kinds = tuple(checkpoints.get("kinds", CHECKPOINT_KINDS))
         if not kinds or any(kind not in CHECKPOINT_KINDS for kind in kinds):
@@ -231,7 +222,7 @@ class GoujiDrill:
         titles = need("name")
         return cls(id=need("id"), name={"zh": titles["zh"], "en": titles["en"]},
                    description=data.get("description", {"zh": "", "en": ""}),
-                   rules=GoujiRules.parse(data.get("rules", "standard")), questions=dict(questions),
+                   rules=GoujiRules.parse(data.get("rules", "standard")), questions=questions,
                    checkpoint_kinds=kinds, checkpoint_count=int(checkpoints.get("count", 6)),
                    cards_per_second=float(data.get("cards_per_second", 3.0)),
                    answer_seconds=int(data.get("answer_seconds", 45)), hand_sizes=sizes,

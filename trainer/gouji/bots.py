@@ -19,24 +19,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from trainer.engine.cards import Card
-from trainer.engine.errors import IllegalPlayError
 from trainer.gouji.deal import choose_moves, deal, with_exchanges
 from trainer.gouji.plays import BIG, SMALL, THREE, TWO, VALUE_OF
-from trainer.gouji.randomplay import _beating_candidates, _by_value, _lead_candidates, record_of
+from trainer.gouji.randomplay import _beating_candidates, _by_value, _lead_candidates, _try, record_of
 from trainer.gouji.rules import GoujiRules
 from trainer.gouji.state import Action, HandState
 
 ENDGAME = 10
 """At or below this many cards a heuristic bot spends jokers and 2s on plain plays too."""
-
-
-def _try(state: HandState, seat: int, action: Action) -> bool:
-    """Apply `action` if it is legal; False (state unchanged) when it is not."""
-    try:
-        state.act(seat, action)
-    except IllegalPlayError:
-        return False
-    return True
 
 
 class Bot:

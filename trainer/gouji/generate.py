@@ -9,9 +9,9 @@ not depend on how many were used.
 from __future__ import annotations
 
 import random
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from trainer.bots.generate import play_games
 from trainer.gouji.bots import BOTS, record_hand
 from trainer.gouji.rules import GoujiRules
 
@@ -53,9 +53,4 @@ def generate_gouji_records(rules: GoujiRules, seed: int, count: int, bots: str =
         raise ValueError(f"unknown bots {bots!r} (known: {', '.join(BOTS)})")
     tasks = [(rules, seed, game, min(HANDS_PER_GAME, count - game * HANDS_PER_GAME), bots)
              for game in range((count + HANDS_PER_GAME - 1) // HANDS_PER_GAME)]
-    if jobs > 1 and len(tasks) > 1:
-        with ProcessPoolExecutor(min(jobs, len(tasks))) as pool:
-            games = list(pool.map(_game_chunk, tasks))
-    else:
-        games = [_game_chunk(task) for task in tasks]
-    return [record for game in games for record in game]
+    return play_games(_game_chunk, tasks, jobs)
