@@ -10,7 +10,8 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from trainer.drills.gouji import GoujiDrill, context, explain, plan_run, question_at, snapshot_after
+from trainer.drills.gouji import (GoujiAsked, GoujiDrill, GoujiPlan, context, explain, plan_run, question_at,
+                                  snapshot_after)
 from trainer.drills.explain import Explanation
 from trainer.drills.questions import Question
 from trainer.engine.cards import Card
@@ -183,12 +184,13 @@ def gouji_stretch(data: GoujiDealData, viewer: int, start: int, end: int, hand_s
                         spans([(c, data.total) for c in frames]), hand, len(record.rounds))
 
 
-def gouji_plan(drill: GoujiDrill, data: GoujiDealData, seed: int) -> Any:
+def gouji_plan(drill: GoujiDrill, data: GoujiDealData, seed: int) -> GoujiPlan:
     """The plan of a run on a stored deal (its events made once)."""
     return plan_run(drill, data.record, seed, data.events)
 
 
-def gouji_question(drill: GoujiDrill, data: GoujiDealData, seat: int, actions: int, seed: int, index: int) -> Any:
+def gouji_question(drill: GoujiDrill, data: GoujiDealData, seat: int, actions: int, seed: int, index: int
+                   ) -> GoujiAsked:
     """The question at a checkpoint of a run on a stored deal."""
     return question_at(drill, data.record, seat, actions, seed, index, data.events)
 
