@@ -17,8 +17,13 @@ from trainer.engine.rules import Rules
 from trainer.json_input import JSONInputError, read_json
 from trainer.records import (DealRecord, Position, Replay, known_id, parse_record, read_record_file, record_id, replay,
                              state_at, verify_summary)
+from trainer.gouji import facts as gouji_facts
+from trainer.gouji import inference as gouji_inference
 from trainer.gouji import records as gouji_records
+from trainer.gouji import tracker as gouji_tracker
+from trainer.gouji.generate import generate_gouji_records
 from trainer.gouji.records import GoujiPosition, GoujiRecord, is_gouji, parse_gouji_record
+from trainer.gouji.rules import GoujiRules
 from trainer.referee import serve_lines
 from trainer.signals.conventions import CONVENTIONS_DIR, find_convention, load_conventions
 from trainer.signals.referee import OPS as SIGNAL_OPS
@@ -56,6 +61,7 @@ def _parser() -> argparse.ArgumentParser:
                                    "for 够级 R.K (after K actions of round R), #n or end")
 
     generate = deal_commands.add_parser("generate", help="bots play complete deals; one record file each")
+    generate.add_argument("--game", choices=("shengji", "gouji"), default="shengji", help="升级 (default) or 够级")
     generate.add_argument("--rules", default="standard", help="a preset name or a JSON rules object")
     generate.add_argument("--seed", type=_number(0, 2**63 - 1), default=1,
                           help="the same seed gives byte-identical files")
@@ -69,10 +75,11 @@ def _parser() -> argparse.ArgumentParser:
     imports.add_argument("--from", dest="source", required=True, choices=("botzone",), help="the log format")
     imports.add_argument("files", nargs="+", metavar="FILE")
     imports.add_argument("--out", default=".", help="the folder to write the records to")
-    track = deal_commands.add_parser("track", help="what one seat can know at a position, as JSON (tracking.md)")
+    track = deal_commands.add_parser("track", help="what one seat can know at a position, as JSON (tracking.md; gouji.md §6)")
     track.add_argument("file", metavar="FILE")
-    track.add_argument("--seat", required=True, help="the viewer's seat, 0–3")
-    track.add_argument("--at", required=True, help="position T.K (after K plays of trick T), 0.0 or end")
+    track.add_argument("--seat", required=True, help="the viewer's seat, 0–3 (够级: 0–5)")
+    track.add_argument("--at", required=True, help="position T.K (after K plays of trick T; 够级: R.K, #n), 0.0 "
+                                                   "or end")
     track.add_argument("--tier", type=_number(1, 2), default=1, help="2 adds the inference facts")
 
     rules = commands.add_parser("rules", help="the rules referee")
@@ -121,7 +128,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.deal_command == "verify":
         return _verify(args.files, args.json)
     if args.deal_command == "generate":
-        return _generate(args.rules, args.seed, args.count, args.out, args.bots, args.jobs, args.signals)
+        return _generate(args.rules, args.seed, args.count, args.out, args.bots, args.jobs, args.signals,
+                         args.game)
     if args.deal_command == "import":
         return _import(args.files, args.out)
     if args.deal_command == "track":
@@ -196,10 +204,11 @@ def _load(path: str) -> DealRecord | GoujiRecord | Unloaded:
     return failed
 
 
-def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs: int, signals_name: str | None) -> int:
+def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs: int, signals_name: str | None,
+              game: str) -> int:
     try:
         spec = read_json(rules_text) if rules_text.lstrip().startswith("{") else rules_text
-        rules = Rules.parse(spec)
+        rules = GoujiRules.parse(spec) if game == "gouji" else Rules.parse(spec)
     except JipaiError as error:
         print(f"trainer: --rules: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -208,11 +217,14 @@ def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs:
     except JipaiError as error:
         print(f"trainer: --signals: {error}", file=sys.stderr)
         return EXIT_USAGE
-    if signals is not None and bots != "heuristic":
-        print("trainer: --signals: only the heuristic bots follow a convention set", file=sys.stderr)
+    if signals is not None and (bots != "heuristic" or isinstance(rules, GoujiRules)):
+        print("trainer: --signals: only the heuristic 升级 bots follow a convention set", file=sys.stderr)
         return EXIT_USAGE
     try:
-        records = generate_records(rules, seed, count, bots, jobs, signals)
+        if isinstance(rules, GoujiRules):
+            records = generate_gouji_records(rules, seed, count, bots, jobs)
+        else:
+            records = generate_records(rules, seed, count, bots, jobs, signals)
     except ValueError as error:
         print(f"trainer: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -304,9 +316,11 @@ def _verify_text(path: str, rep: Replay) -> str:
     return "\n".join(lines)
 
 
-def _open_at(path: str, seat_text: str | None, at_text: str | None) -> tuple[DealRecord, int | None, Position] | int:
-    """Load and validate a record and read a seat and a position in it; an exit status on failure."""
-    record = _load(path)
+def _open_at(path: str, seat_text: str | None, at_text: str | None, loaded: DealRecord | None = None
+             ) -> tuple[DealRecord, int | None, Position] | int:
+    """Load (unless `loaded`) and validate a record and read a seat and a position in it; an exit status
+    on failure."""
+    record = _load(path) if loaded is None else loaded
     if isinstance(record, Unloaded):
         return record.status
     if isinstance(record, GoujiRecord):
@@ -328,6 +342,16 @@ def _open_at(path: str, seat_text: str | None, at_text: str | None) -> tuple[Dea
 
 def _show_gouji(path: str, record: GoujiRecord, seat_text: str | None, at_text: str | None) -> int:
     """`deal show` for a 够级 record: validate, then print up to the position, from one seat if asked."""
+    opened = _gouji_open_at(path, record, seat_text, at_text)
+    if isinstance(opened, int):
+        return opened
+    print(gouji_records.show_text(record, opened[1], opened[0]))
+    return EXIT_OK
+
+
+def _gouji_open_at(path: str, record: GoujiRecord, seat_text: str | None, at_text: str | None
+                   ) -> tuple[int | None, GoujiPosition] | int:
+    """Read a seat and a position in a 够级 record and validate it; an exit status on failure."""
     try:
         seat = None
         if seat_text is not None:
@@ -344,8 +368,7 @@ def _show_gouji(path: str, record: GoujiRecord, seat_text: str | None, at_text: 
     except JipaiError as error:
         print(f"{_shown_path(path)}: {error}", file=sys.stderr)
         return EXIT_INVALID
-    print(gouji_records.show_text(record, position, seat))
-    return EXIT_OK
+    return seat, position
 
 
 def _show(path: str, seat_text: str | None, at_text: str | None) -> int:
@@ -362,7 +385,12 @@ def _show(path: str, seat_text: str | None, at_text: str | None) -> int:
 
 
 def _track(path: str, seat_text: str, at_text: str, tier: int) -> int:
-    opened = _open_at(path, seat_text, at_text)
+    record = _load(path)
+    if isinstance(record, Unloaded):
+        return record.status
+    if isinstance(record, GoujiRecord):
+        return _track_gouji(path, record, seat_text, at_text, tier)
+    opened = _open_at(path, seat_text, at_text, record)
     if isinstance(opened, int):
         return opened
     record, seat, position = opened
@@ -371,6 +399,21 @@ def _track(path: str, seat_text: str, at_text: str, tier: int) -> int:
     facts = facts_json(snap, str(position))
     if tier == 2:
         facts["inference"] = infer_json(snap)
+    print(json.dumps(facts, ensure_ascii=False))
+    return EXIT_OK
+
+
+def _track_gouji(path: str, record: GoujiRecord, seat_text: str, at_text: str, tier: int) -> int:
+    """`deal track` for a 够级 record: the §6 facts of one seat at a position (tier 2 adds the inference)."""
+    opened = _gouji_open_at(path, record, seat_text, at_text)
+    if isinstance(opened, int):
+        return opened
+    seat, position = opened
+    assert seat is not None
+    snap = gouji_tracker.track(record, seat, position)
+    facts = gouji_facts.facts_json(snap, str(position))
+    if tier == 2:
+        facts["inference"] = gouji_inference.infer_json(snap)
     print(json.dumps(facts, ensure_ascii=False))
     return EXIT_OK
 

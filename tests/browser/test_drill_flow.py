@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 from werkzeug.serving import make_server
 
+from trainer.gouji.records import parse_gouji_record
 from trainer.records import parse_record
 from trainer.web import create_app
 from trainer.web.models import Attempt, Deal, DrillRun, DrillSettings
@@ -105,6 +106,16 @@ CONTRAST = """() => Array.from(document.querySelectorAll('.chair .caption')).map
 })"""
 
 
+def _register(page: object, base: str, username: str) -> None:
+    """Register `username` through the form; signed in, on the start page."""
+    page.goto(f"{base}/auth/register")  # type: ignore[attr-defined]
+    page.fill("#username", username)  # type: ignore[attr-defined]
+    page.fill("#password", "correct horse")  # type: ignore[attr-defined]
+    page.fill("#confirm", "correct horse")  # type: ignore[attr-defined]
+    page.click("button[type=submit]")  # type: ignore[attr-defined]
+    page.wait_for_url(lambda url: "/auth/" not in url)  # type: ignore[attr-defined]
+
+
 def _visible_played(page: object) -> int:
     """The plays on the table now (shown by drill.js)."""
     return page.locator(".chair .play .cards:visible").count()  # type: ignore[attr-defined]
@@ -176,12 +187,7 @@ def test_a_drill_in_the_browser(live_app) -> None:
                         if "Content Security Policy" in message.text else None)
                 page.add_init_script("document.addEventListener('securitypolicyviolation', event => console.error("
                                      "'Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI))")
-                page.goto(f"{base}/auth/register")
-                page.fill("#username", f"walker-{name}")
-                page.fill("#password", "correct horse")
-                page.fill("#confirm", "correct horse")
-                page.click("button[type=submit]")
-                page.wait_for_url(lambda url: "/auth/" not in url)  # signed in, on the start page
+                _register(page, base, f"walker-{name}")
                 wrong = _drill_a_whole_run(page, base, app, width)
                 with Session(app.extensions["jipai_engine"]) as db:  # type: ignore[attr-defined]
                     kept = db.exec(select(DrillSettings)).all()
@@ -193,6 +199,87 @@ def test_a_drill_in_the_browser(live_app) -> None:
                     assert page.locator(".past-trick").count() >= 1
                 page.click("header form.inline button.link >> nth=0")  # log out
                 page.wait_for_url(f"{base}/")
+                assert violations == [], violations
+                page.close()
+        finally:
+            browser.close()
+
+
+def _short_gouji_run(app: object, run_id: int) -> None:
+    """Make a 够级 run stop at the ends of its deal's first three rounds."""
+    engine = app.extensions["jipai_engine"]  # type: ignore[attr-defined]
+    with Session(engine) as db:
+        run = db.get(DrillRun, run_id)
+        record = parse_gouji_record(db.get(Deal, run.deal_pk).record)
+        ends = list(itertools.accumulate(len(rnd.actions) for rnd in record.rounds))[:3]
+        db.execute(sa.update(DrillRun).where(DrillRun.id == run_id).values(checkpoints=ends))
+        db.commit()
+
+
+def _gouji_run(page: object, base: str, app: object, width: int) -> str:
+    """Start the 够级 全记 drill, check the six-seat table, answer by keyboard to the summary; the prompt of
+    a wrong answer."""
+    page.goto(f"{base}/drills")  # type: ignore[attr-defined]
+    page.click("#drill-gouji-everything button[type=submit]")  # type: ignore[attr-defined]
+    page.wait_for_url(re.compile(r"/runs/\d+$"))  # type: ignore[attr-defined]
+    run_id = int(page.url.rsplit("/", 1)[1])  # type: ignore[attr-defined]
+    _short_gouji_run(app, run_id)
+    page.reload()  # type: ignore[attr-defined]
+    assert page.locator(".table.gouji .chair").count() == 5  # type: ignore[attr-defined]
+    assert page.locator(".chair.ours").count() == 2 and page.locator(".chair.theirs").count() == 3  # type: ignore[attr-defined]
+    contrasts = page.evaluate(CONTRAST)  # type: ignore[attr-defined]
+    assert len(contrasts) == 5 and min(contrasts) >= 4.5, (width, contrasts)
+    box = page.locator(".chair.across").bounding_box()  # type: ignore[attr-defined]
+    table = page.locator(".table").bounding_box()  # type: ignore[attr-defined]
+    assert box["y"] - table["y"] < 20, "对头 sits at the top"
+    assert abs((box["x"] + box["width"] / 2) - (table["x"] + table["width"] / 2)) < 2, "对头 sits in the middle"
+    right = page.locator(".chair.right-low").bounding_box()  # type: ignore[attr-defined]
+    assert right["x"] > table["x"] + table["width"] / 2, "下家 sits on the right"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # type: ignore[attr-defined]
+    page.keyboard.press("+")  # type: ignore[attr-defined]
+    page.keyboard.press("+")  # type: ignore[attr-defined]
+    wrong = ""
+    for _index in range(3):
+        page.wait_for_selector("#answer-form")  # type: ignore[attr-defined]
+        prompt = page.inner_text("#prompt")  # type: ignore[attr-defined]
+        if page.get_attribute("#answer-form", "data-kind") == "number":  # type: ignore[attr-defined]
+            page.wait_for_function("document.activeElement && document.activeElement.id === 'answer'")
+            page.keyboard.type("999")  # type: ignore[attr-defined]
+        else:
+            page.keyboard.press("1")  # type: ignore[attr-defined]
+        page.keyboard.press("Enter")  # type: ignore[attr-defined]
+        page.wait_for_selector(".panel.feedback")  # type: ignore[attr-defined]
+        if "wrong" in (page.get_attribute(".panel.feedback", "class") or ""):  # type: ignore[attr-defined]
+            wrong = wrong or prompt
+        page.keyboard.press(" ")  # type: ignore[attr-defined]
+    page.wait_for_url(re.compile(rf"/runs/{run_id}/summary$"))  # type: ignore[attr-defined]
+    with Session(app.extensions["jipai_engine"]) as db:  # type: ignore[attr-defined]
+        assert len(db.exec(select(Attempt).where(Attempt.run_id == run_id)).all()) == 3
+    return wrong
+
+
+def test_a_gouji_drill_in_the_browser(live_app) -> None:
+    """A 够级 drill end to end at a desktop's width and a phone's: the six-seat table (me at the bottom, 对头 at
+    the top, my team marked), answers by keyboard, the summary and the review of a mistake, under the CSP."""
+    require_chromium(CHROMIUM)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    base, app = live_app
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            for name, width in (("desktop", 1280), ("phone", 390)):
+                page = browser.new_page(viewport={"width": width, "height": 844})
+                page.set_default_timeout(60_000)
+                violations: list[str] = []
+                page.on("console", lambda message, seen=violations: seen.append(message.text)
+                        if "Content Security Policy" in message.text else None)
+                _register(page, base, f"gouji-{name}")
+                wrong = _gouji_run(page, base, app, width)
+                if wrong:
+                    page.goto(f"{base}/review")
+                    page.get_by_text(wrong).first.click()
+                    page.wait_for_url(re.compile(r"/review/\d+$"))
+                    assert page.locator(".table.gouji").count() == 1
                 assert violations == [], violations
                 page.close()
         finally:

@@ -17,7 +17,7 @@ STARTER = sorted((DRILLS_DIR / "deals").glob("*.json"))
 
 
 def test_curriculum_is_shipped():
-    drills = load_drills()
+    drills = load_drills(game="shengji")
     assert [d.name["zh"] for d in drills.values()] == ["数主", "算分", "记对子", "绝门", "大牌", "全记", "速记"]
     covered = {kind for drill in drills.values() for kind in drill.questions}
     assert covered == set(QUESTION_TYPES)
@@ -29,7 +29,7 @@ def test_every_drill_plans_a_run_on_starter_deals(path):
     record = load_record(path)
     replay(record)
     total = sum(len(t.plays) for t in record.tricks)
-    for drill in load_drills().values():
+    for drill in load_drills(game="shengji").values():
         rng = random.Random(path.name)
         points = drill.checkpoints_for(record, rng)
         assert points == sorted(set(points)) and all(0 < p <= total for p in points)

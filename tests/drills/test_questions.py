@@ -28,7 +28,7 @@ from trainer.records import DealRecord, parse_record
 from trainer.tracking.facts import facts_json, top_faces
 from trainer.tracking.tracker import public_events
 
-DRILLS = load_drills()
+DRILLS = load_drills(game="shengji")
 
 
 @cache

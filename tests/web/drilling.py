@@ -25,7 +25,7 @@ from trainer.web.models import Attempt, Deal, DrillRun
 from .pages import visible_text
 
 HX = {"HX-Request": "true"}
-DRILLS = load_drills()
+DRILLS = load_drills(game="shengji")
 
 
 def start(client: FlaskClient, drill_id: str) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -63,11 +63,17 @@ def generate_records(rules: Rules, seed: int, count: int, bots: str = "heuristic
         raise ValueError(f"{rules.decks}-deck games are not supported yet (two decks only)")
     tasks = [(rules, seed, game, min(HANDS_PER_GAME, count - game * HANDS_PER_GAME), bots, signals, signalling_side)
              for game in range((count + HANDS_PER_GAME - 1) // HANDS_PER_GAME)]
+    return play_games(_game_chunk, tasks, jobs)
+
+
+def play_games(play: Callable[[Any], list[dict[str, Any]]], tasks: Sequence[Any], jobs: int) -> list[dict[str, Any]]:
+    """The records of every game, `play(task)` for each task in order, in up to `jobs` processes (`play`
+    must be a module-level function); the order never depends on `jobs`."""
     if jobs > 1 and len(tasks) > 1:
         with ProcessPoolExecutor(min(jobs, len(tasks))) as pool:
-            games = list(pool.map(_game_chunk, tasks))
+            games = list(pool.map(play, tasks))
     else:
-        games = [_game_chunk(task) for task in tasks]
+        games = [play(task) for task in tasks]
     return [record for game in games for record in game]
 
 

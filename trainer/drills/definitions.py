@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trainer.drills.questions import QUESTION_TYPES
+from trainer.drills.gouji import GoujiDrill
+from trainer.drills.questions import QUESTION_TYPES, drill_field, question_weights
 from trainer.engine.errors import MalformedError
 from trainer.engine.rules import Rules
 from trainer.engine.trump import TRUMP
@@ -40,23 +41,15 @@ class Drill:
     answer_seconds: int
     viewer: str
     order: int
+    game: str = "shengji"
 
     @classmethod
     def from_toml(cls, data: dict[str, Any], name: str) -> Drill:
         """A drill from parsed TOML; problems raise `MalformedError` naming the field."""
         def need(key: str) -> Any:
-            if key not in data:
-                raise MalformedError(f"drill {name}: missing {key!r}")
-            return data[key]
+            return drill_field(data, key, name)
 
-        questions = need("questions")
-        if not isinstance(questions, dict) or not questions:
-            raise MalformedError(f"drill {name}: questions must be a table of type = weight")
-        for kind, weight in questions.items():
-            if kind not in QUESTION_TYPES:
-                raise MalformedError(f"drill {name}: unknown question type {kind!r}")
-            if not isinstance(weight, (int, float)) or weight <= 0:
-                raise MalformedError(f"drill {name}: weight of {kind!r} must be a positive number")
+        questions = question_weights(data, name, QUESTION_TYPES)
         checkpoints = need("checkpoints")
         kind = checkpoints.get("kind", "trick_end")
         if kind not in CHECKPOINT_KINDS:
@@ -71,7 +64,7 @@ class Drill:
         titles = need("name")
         return cls(id=need("id"), name={"zh": titles["zh"], "en": titles["en"]},
                    description=data.get("description", {"zh": "", "en": ""}),
-                   rules=Rules.parse(data.get("rules", "standard")), questions=dict(questions),
+                   rules=Rules.parse(data.get("rules", "standard")), questions=questions,
                    checkpoints=kind, checkpoint_count=int(checkpoints.get("count", 6)), moments=moments,
                    cards_per_second=float(data.get("cards_per_second", 2.0)),
                    answer_seconds=int(data.get("answer_seconds", 60)), viewer=viewer, order=int(data.get("order", 99)))
@@ -130,8 +123,9 @@ def moment_position(record: DealRecord, moment: str) -> int | None:
     return None
 
 
-def load_drills(folder: Path = DRILLS_DIR) -> dict[str, Drill]:
-    """Every drill in `folder`, in curriculum order."""
+def load_drills(folder: Path = DRILLS_DIR, game: str | None = None) -> dict[str, Any]:
+    """Every drill in `folder` (of one `game` when given: shengji or gouji), in curriculum order: `Drill`s,
+    and `GoujiDrill`s for `game = "gouji"`."""
     drills = []
     for path in sorted(folder.glob("*.toml")):
         with path.open("rb") as handle:
@@ -139,6 +133,9 @@ def load_drills(folder: Path = DRILLS_DIR) -> dict[str, Drill]:
                 data = tomllib.load(handle)
             except tomllib.TOMLDecodeError as error:
                 raise MalformedError(f"drill {path.name}: {error}") from None
-        drills.append(Drill.from_toml(data, path.name))
+        if data.get("game") == "gouji":
+            drills.append(GoujiDrill.from_toml(data, path.name))
+        else:
+            drills.append(Drill.from_toml(data, path.name))
     drills.sort(key=lambda drill: (drill.order, drill.id))
-    return {drill.id: drill for drill in drills}
+    return {drill.id: drill for drill in drills if game is None or drill.game == game}

@@ -12,11 +12,12 @@ informative questions (`make_question` with `opening`); docs/decisions.md gives 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from trainer.engine.cards import Card
+from trainer.engine.errors import MalformedError
 from trainer.engine.trump import SUIT_NAMES, TRUMP
 from trainer.tracking.tracker import Snapshot
 
@@ -298,6 +299,28 @@ def _top_in_play(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Que
 
 
 _register("top_in_play", _suits(lambda entry: bool(entry["top_in_play"])), _top_in_play)
+
+
+# -- drill files ------------------------------------------------------------------------------------
+
+def drill_field(data: dict[str, Any], key: str, name: str) -> Any:
+    """A required field of drill file `name`; `MalformedError` naming it when it is missing."""
+    if key not in data:
+        raise MalformedError(f"drill {name}: missing {key!r}")
+    return data[key]
+
+
+def question_weights(data: dict[str, Any], name: str, known: Collection[str], game: str = "") -> dict[str, float]:
+    """The `questions` table of drill file `name` (type = positive weight, every type in `known`)."""
+    questions = drill_field(data, "questions", name)
+    if not isinstance(questions, dict) or not questions:
+        raise MalformedError(f"drill {name}: questions must be a table of type = weight")
+    for kind, weight in questions.items():
+        if kind not in known:
+            raise MalformedError(f"drill {name}: unknown {game}question type {kind!r}")
+        if not isinstance(weight, (int, float)) or weight <= 0:
+            raise MalformedError(f"drill {name}: weight of {kind!r} must be a positive number")
+    return dict(questions)
 
 
 # -- asking ------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ residual graph allows: a value is reachable exactly when an augmenting cycle exi
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,7 +141,9 @@ class _Flow:
 
 
 @dataclass(slots=True)
-class _Cell:
+class Cell:
+    """One (holder, item) cell of a transportation network: its lower bound and its arc's tail."""
+
     holder: int
     face: int
     low: int
@@ -149,99 +151,32 @@ class _Cell:
     tail: int
 
 
-class Inference:
-    """The consistent distributions of one snapshot's unseen cards, as a solved flow network."""
+class Transport:
+    """A solved transportation network (items → holders, each cell bounded below and above): the exact
+    [min, max] of a cell or of a group of one holder's cells over every feasible distribution. Shared by
+    the 升级 `Inference` (faces) and the 够级 one (ranks); a subclass builds `flow`, `cells` and
+    `holder_node`, then calls `_solve`."""
 
-    def __init__(self, snap: Snapshot) -> None:
-        self.snap = snap
-        ctx = snap.ctx
-        rules = ctx.rules
-        unseen = snap.unseen
-        self.faces = [f for f in range(54) if unseen[f]]
-        unseen_by_suit = [sum(unseen[f] for f in ctx.faces_by_suit[s]) for s in range(5)]
-        self.void_bits = {q: voids(snap, q, unseen_by_suit) for q in range(4)}
-        self.holders = [q for q in range(4) if q != snap.seat]
-        capacity = {q: snap.hand_sizes[q] for q in self.holders}
-        if snap.seat != snap.banker and not snap.kitty_revealed:
-            self.holders.append(KITTY)
-            capacity[KITTY] = rules.kitty_size
-        constraints = snap.constraints
-        group_low: dict[int, int] = {}
-        low: dict[tuple[int, int], int] = {}
-        for q in range(4):
-            if q == snap.seat:
-                continue
-            for face, copies in constraints.returned[q].items():
-                low[q, face] = max(low.get((q, face), 0), copies)
-            for face, copies in constraints.declared[q].items():
-                if copies <= 0 or not unseen[face]:
-                    continue
-                if q == snap.banker and KITTY in capacity:
-                    group_low[face] = max(group_low.get(face, 0), copies)
-                else:
-                    low[q, face] = max(low.get((q, face), 0), copies)
-        flow = self.flow = _Flow()
-        self.source, self.sink = flow.node(), flow.node()
-        self.holder_node = {q: flow.node() for q in self.holders}
-        self.face_node: dict[int, int] = {}
-        self.cells: dict[tuple[int, int], _Cell] = {}
-        supply_left = {}
-        for face in self.faces:
-            node = self.face_node[face] = flow.node()
-            supply_left[face] = unseen[face]
-            others = None
-            if face in group_low:
-                # the copies neither the banker nor the kitty holds, the other seats' known ones included
-                others = flow.node()
-                others_arc = flow.arc(node, others, unseen[face] - group_low[face])
-            for q in self.holders:
-                high = self._high(q, face)
-                floor = low.get((q, face), 0)
-                if floor > high:
-                    raise InconsistentError(f"seat {q} must hold {floor} of {Card.from_index(face)} but can hold {high}")
-                supply_left[face] -= floor
-                capacity[q] -= floor
-                tail = others if others is not None and q not in (snap.banker, KITTY) else node
-                if others is not None and tail == others:
-                    flow.cap[others_arc] -= floor
-                arc = flow.arc(tail, self.holder_node[q], high - floor)
-                self.cells[q, face] = _Cell(q, face, floor, arc, tail)
-        if any(v < 0 for v in supply_left.values()) or any(v < 0 for v in capacity.values()) or any(
-                flow.cap[arc] < 0 for arc in range(0, len(flow.cap), 2)):
-            raise InconsistentError("known cards exceed what a hand can hold")
-        for face in self.faces:
-            flow.arc(self.source, self.face_node[face], supply_left[face])
-        for q in self.holders:
-            flow.arc(self.holder_node[q], self.sink, capacity[q])
-        total = sum(supply_left.values())
-        if total != sum(capacity.values()):
-            raise InconsistentError("unseen cards and hand sizes disagree")
+    flow: _Flow
+    source: int
+    sink: int
+    holder_node: dict[int, int]
+    cells: dict[tuple[int, int], Cell]
+
+    def _solve(self, supply: int) -> None:
+        """Find one feasible flow of `supply` units; `InconsistentError` when there is none."""
+        flow = self.flow
         self._greedy()
         while (path := flow.path([self.source], {self.sink}, set())) is not None:
             flow.push(path)
-            total -= 1
         sent = sum(flow.cap[arc ^ 1] for arc in flow.out[self.source] if arc % 2 == 0)
-        if sent != sum(supply_left.values()):
+        if sent != supply:
             raise InconsistentError("no distribution of the unseen cards fits what was seen")
         self.banned = {self.source, self.sink}
         self._reach: dict[int, set[int]] = {}
 
-    def _high(self, q: int, face: int) -> int:
-        snap = self.snap
-        copies = snap.unseen[face]
-        if q == KITTY:
-            return copies
-        suit = snap.ctx.suit_of[face]
-        if self.void_bits[q] >> suit & 1:
-            return 0
-        high = min(copies, snap.hand_sizes[q])
-        if snap.no_pairs[q] >> suit & 1:
-            high = min(high, 1)
-        cap = snap.constraints.caps[q].get(face)
-        return high if cap is None else min(high, cap)
-
     def _greedy(self) -> None:
-        """Fill most of the flow directly (source → face → holder → sink) before augmenting."""
+        """Fill most of the flow directly (source → item → holder → sink) before augmenting."""
         flow = self.flow
         for arc in list(flow.out[self.source]):
             if arc % 2:
@@ -258,11 +193,11 @@ class Inference:
                 if amount > 0:
                     flow.push([arc, cell_arc, sink_arc], amount)
 
-    def _current(self, cell: _Cell) -> int:
+    def _current(self, cell: Cell) -> int:
         return self.flow.cap[cell.arc ^ 1]
 
     def bounds(self, q: int, face: int) -> tuple[int, int]:
-        """[min, max] copies of `face` holder `q` holds over all consistent distributions."""
+        """[min, max] copies of item `face` holder `q` holds over all consistent distributions."""
         cell = self.cells[q, face]
         flow = self.flow
         now = self._current(cell)
@@ -300,20 +235,17 @@ class Inference:
         flow.cap[closing], flow.cap[closing ^ 1] = saved
         return shifted
 
-    def suit_bounds(self, q: int, suit: int) -> tuple[int, int]:
-        """[min, max] cards of effective suit `suit` holder `q` holds."""
-        ctx = self.snap.ctx
-        cells = [c for (h, f), c in self.cells.items() if h == q]
-        inside = [c for c in cells if ctx.suit_of[c.face] == suit]
-        outside = [c for c in cells if ctx.suit_of[c.face] != suit]
-        now = sum(c.low + self._current(c) for c in inside)
-        more = self._suit_shift(inside, outside)
-        less = self._suit_shift(outside, inside)
-        return now - less, now + more
+    def group_bounds(self, q: int, inside: Callable[[int], bool]) -> tuple[int, int]:
+        """[min, max] of the items `inside` selects that holder `q` holds, all together."""
+        cells = [c for (h, _), c in self.cells.items() if h == q]
+        gain = [c for c in cells if inside(c.face)]
+        lose = [c for c in cells if not inside(c.face)]
+        now = sum(c.low + self._current(c) for c in gain)
+        return now - self._group_shift(lose, gain), now + self._group_shift(gain, lose)
 
-    def _suit_shift(self, gain: list[_Cell], lose: list[_Cell]) -> int:
+    def _group_shift(self, gain: list[Cell], lose: list[Cell]) -> int:
         """How many units the holder can move from `lose` cells to `gain` cells at once: a max-flow
-        from the faces it could give up to the faces it could take, the holder itself left out."""
+        from the items it could give up to the items it could take, the holder itself left out."""
         flow = self.flow
         starts = [(c.tail, flow.cap[c.arc ^ 1]) for c in lose if flow.cap[c.arc ^ 1] > 0]
         ends = [(c.tail, flow.cap[c.arc]) for c in gain if flow.cap[c.arc] > 0]
@@ -329,6 +261,95 @@ class Inference:
         moved = flow.max_flow(source, sink, self.banned | {holder})
         flow.rollback(nodes, arcs, saved)
         return moved
+
+
+class Inference(Transport):
+    """The consistent distributions of one snapshot's unseen cards, as a solved flow network."""
+
+    def __init__(self, snap: Snapshot) -> None:
+        self.snap = snap
+        ctx = snap.ctx
+        rules = ctx.rules
+        unseen = snap.unseen
+        self.faces = [f for f in range(54) if unseen[f]]
+        unseen_by_suit = [sum(unseen[f] for f in ctx.faces_by_suit[s]) for s in range(5)]
+        self.void_bits = {q: voids(snap, q, unseen_by_suit) for q in range(4)}
+        self.holders = [q for q in range(4) if q != snap.seat]
+        capacity = {q: snap.hand_sizes[q] for q in self.holders}
+        if snap.seat != snap.banker and not snap.kitty_revealed:
+            self.holders.append(KITTY)
+            capacity[KITTY] = rules.kitty_size
+        constraints = snap.constraints
+        group_low: dict[int, int] = {}
+        low: dict[tuple[int, int], int] = {}
+        for q in range(4):
+            if q == snap.seat:
+                continue
+            for face, copies in constraints.returned[q].items():
+                low[q, face] = max(low.get((q, face), 0), copies)
+            for face, copies in constraints.declared[q].items():
+                if copies <= 0 or not unseen[face]:
+                    continue
+                if q == snap.banker and KITTY in capacity:
+                    group_low[face] = max(group_low.get(face, 0), copies)
+                else:
+                    low[q, face] = max(low.get((q, face), 0), copies)
+        flow = self.flow = _Flow()
+        self.source, self.sink = flow.node(), flow.node()
+        self.holder_node = {q: flow.node() for q in self.holders}
+        self.face_node: dict[int, int] = {}
+        self.cells: dict[tuple[int, int], Cell] = {}
+        supply_left = {}
+        for face in self.faces:
+            node = self.face_node[face] = flow.node()
+            supply_left[face] = unseen[face]
+            others = None
+            if face in group_low:
+                # the copies neither the banker nor the kitty holds, the other seats' known ones included
+                others = flow.node()
+                others_arc = flow.arc(node, others, unseen[face] - group_low[face])
+            for q in self.holders:
+                high = self._high(q, face)
+                floor = low.get((q, face), 0)
+                if floor > high:
+                    raise InconsistentError(f"seat {q} must hold {floor} of {Card.from_index(face)} but can hold {high}")
+                supply_left[face] -= floor
+                capacity[q] -= floor
+                tail = others if others is not None and q not in (snap.banker, KITTY) else node
+                if others is not None and tail == others:
+                    flow.cap[others_arc] -= floor
+                arc = flow.arc(tail, self.holder_node[q], high - floor)
+                self.cells[q, face] = Cell(q, face, floor, arc, tail)
+        if any(v < 0 for v in supply_left.values()) or any(v < 0 for v in capacity.values()) or any(
+                flow.cap[arc] < 0 for arc in range(0, len(flow.cap), 2)):
+            raise InconsistentError("known cards exceed what a hand can hold")
+        for face in self.faces:
+            flow.arc(self.source, self.face_node[face], supply_left[face])
+        for q in self.holders:
+            flow.arc(self.holder_node[q], self.sink, capacity[q])
+        total = sum(supply_left.values())
+        if total != sum(capacity.values()):
+            raise InconsistentError("unseen cards and hand sizes disagree")
+        self._solve(total)
+
+    def _high(self, q: int, face: int) -> int:
+        snap = self.snap
+        copies = snap.unseen[face]
+        if q == KITTY:
+            return copies
+        suit = snap.ctx.suit_of[face]
+        if self.void_bits[q] >> suit & 1:
+            return 0
+        high = min(copies, snap.hand_sizes[q])
+        if snap.no_pairs[q] >> suit & 1:
+            high = min(high, 1)
+        cap = snap.constraints.caps[q].get(face)
+        return high if cap is None else min(high, cap)
+
+    def suit_bounds(self, q: int, suit: int) -> tuple[int, int]:
+        """[min, max] cards of effective suit `suit` holder `q` holds."""
+        suit_of = self.snap.ctx.suit_of
+        return self.group_bounds(q, lambda face: suit_of[face] == suit)
 
 
 def infer_json(snap: Snapshot) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
+from typing import Any
 
 from flask import current_app
 from sqlmodel import Session
@@ -74,15 +75,19 @@ class DealCache:
     """The most recently used deals of one app process, parsed (thread-safe, bounded)."""
 
     def __init__(self, size: int = 512) -> None:
-        self._items: Memo[DealKey, DealData] = Memo(size)
+        self._items: Memo[DealKey, Any] = Memo(size)
 
-    def get(self, session: Session | Callable[[], Session], key: DealKey) -> DealData:
-        """The deal with this key, parsed; loaded from the database on a miss (`session` may be a
-        function giving one, called only then)."""
-        def load() -> DealData:
+    def get(self, session: Session | Callable[[], Session], key: DealKey) -> Any:
+        """The deal with this key, parsed (a `DealData`, or a `GoujiDealData` for a 够级 deal); loaded
+        from the database on a miss (`session` may be a function giving one, called only then)."""
+        def load() -> Any:
             deal = (session if isinstance(session, Session) else session()).get(Deal, key[0])
             if deal is None or deal.id != key[1]:
                 raise LookupError(f"deal {key[0]} is gone")
+            if deal.game == "gouji":
+                from trainer.web.gouji import GoujiDealData  # it imports trainer.web.table, which imports us
+
+                return GoujiDealData.of(deal)
             return DealData.of(deal)
         return self._items.get_or_make(key, load)
 

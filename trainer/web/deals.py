@@ -10,12 +10,15 @@ from sqlalchemy.orm import load_only
 from sqlmodel import col, func, select
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from trainer.bots.generate import record_text
+from trainer.gouji.records import GoujiReplay
 from trainer.records import parse_record, verify_summary
 from trainer.web.auth import login_required
 from trainer.web.db import get_session, write_lock
 from trainer.web.display import cards_view, seat_label, seat_name, trick_view, trump_label
 from trainer.web.extensions import limiter
 from trainer.web.forms import FilterForm, GenerateForm, ImportForm
+from trainer.web.gouji import gouji_deal_view
 from trainer.web.inputs import page_cursor
 from trainer.web.library import (
     Added,
@@ -48,7 +51,7 @@ def _filters(form: FilterForm) -> Filters:
     whose = value(form.whose)
     return Filters(rules=value(form.rules), trump=value(form.trump),
                    complete=None if complete is None else complete == "yes",
-                   mine=None if whose is None else whose == "mine")
+                   mine=None if whose is None else whose == "mine", game=value(form.game))
 
 
 @bp.route("")
@@ -192,6 +195,8 @@ def show(deal_id: str) -> Any:
     deal = _visible_or_404(deal_id)
     checked = check_record(deal.record)
     record, replayed = checked.record, checked.replay
+    if isinstance(replayed, GoujiReplay):
+        return render_page("deals/show_gouji.html", **gouji_deal_view(replayed), deal=deal)
     total = len(record.tricks)
     number = min(max(request.args.get("trick", 1, type=int), 1), max(total, 1))
     viewer = request.args.get("seat", type=int)
@@ -212,7 +217,7 @@ def show(deal_id: str) -> Any:
 def export(deal_id: str) -> Response:
     """The record as a JSON file (cards in canonical text, everything else as imported)."""
     deal = _visible_or_404(deal_id)
-    text = parse_record(deal.record).dumps() + "\n"
+    text = record_text(deal.record) if deal.game == "gouji" else parse_record(deal.record).dumps() + "\n"
     return Response(text, mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{deal.id}.json"'})
 

@@ -26,6 +26,7 @@ from trainer.drills.definitions import DRILLS_DIR, Drill, load_drills
 from trainer.drills.questions import Question
 from trainer.drills.runs import plan_run, question_at
 from trainer.engine.rules import PRESETS
+from trainer.gouji.rules import PRESETS as GOUJI_PRESETS
 from trainer.web.auth import login_required
 from trainer.web.db import get_session, write_lock
 from trainer.web.dealdata import DealCache, DealData, DealKey, deal_cache
@@ -35,6 +36,7 @@ from trainer.web.library import _visible
 from trainer.web.models import Attempt, Deal, DrillRun, DrillSettings, utcnow
 from trainer.web.quiz import AnswerError, answer_text, explanation, question_label, read_answer
 from trainer.web.responses import go, render_page, wants_fragment
+from trainer.web.gouji import GoujiDealData, gouji_explanation, gouji_plan, gouji_question, gouji_stretch
 from trainer.web.table import stretch
 
 bp = Blueprint("drills", __name__)
@@ -102,13 +104,13 @@ def _candidates(db: Session, drill: Drill, seed: int) -> list[DealKey]:
     """The cache keys of the complete deals visible to the user under the drill's rules (not hidden)
     that they have drilled least, ties in an order drawn from `seed` (a rotation of a fixed
     shuffle): one query, reading `CANDIDATES` rows; the user's runs are counted per deal by index."""
-    custom = drill.rules != PRESETS.get(drill.rules.preset)
+    custom = drill.rules != (GOUJI_PRESETS if drill.game == "gouji" else PRESETS).get(drill.rules.preset)
     runs = (select(func.count()).select_from(DrillRun)
             .where(DrillRun.user_id == g.user.id, DrillRun.deal_pk == Deal.pk).scalar_subquery())
     shuffle = (sa.cast(col(Deal.pk), sa.BigInteger) * 2654435761 + seed) % 2147483647
     query = (select(Deal.pk, Deal.id, Deal.created)
              .where(_visible(g.user.id), col(Deal.complete).is_(True), Deal.rules == drill.rules.preset,
-                    col(Deal.custom_rules).is_(custom))
+                    col(Deal.custom_rules).is_(custom), Deal.game == drill.game)
              .order_by(runs, shuffle).limit(CANDIDATES))
     return [(pk, deal_id, created) for pk, deal_id, created in db.exec(query).all() if pk is not None]
 
@@ -127,7 +129,7 @@ def start(drill_id: str) -> Any:
         data = deal_cache().get(db, key)
         if drill.rules != data.record.rules:
             continue
-        plan = plan_run(drill, data.record, seed)
+        plan = gouji_plan(drill, data, seed) if isinstance(data, GoujiDealData) else plan_run(drill, data.record, seed)
         if not plan.checkpoints:
             continue
         run = DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=key[0], seat=plan.seat, seed=seed,
@@ -150,7 +152,7 @@ def settings() -> DrillSettings:
     return get_session().get(DrillSettings, g.user.id) or DrillSettings(user_id=g.user.id)
 
 
-def _load(run_id: int) -> tuple[DrillRun, Drill, DealData]:
+def _load(run_id: int) -> tuple[DrillRun, Drill, DealData | GoujiDealData]:
     """The signed-in user's run (another's is a 404), its drill and its deal, parsed."""
     found = get_session().exec(select(DrillRun, Deal.id, Deal.created).join(Deal, col(Deal.pk) == DrillRun.deal_pk)
                                .where(DrillRun.id == run_id, DrillRun.user_id == g.user.id)).first()
@@ -185,7 +187,8 @@ def _render(run: DrillRun, drill: Drill, data: DealData, status: int = 200, erro
     language = lang()
     context: dict[str, Any] = {
         "run": run, "drill": drill, "lang": language, "error": error, "given": set(given),
-        "table": stretch(data, run.seat, run.cursor, end if end is not None else run.cursor),
+        "table": gouji_stretch(data, run.seat, run.cursor, end if end is not None else run.cursor, drill.hand_sizes)
+        if isinstance(data, GoujiDealData) else stretch(data, run.seat, run.cursor, end if end is not None else run.cursor),
         "end": end, "settings": mine, "speeds": SPEEDS, "number": len(run.checkpoints),
         "delay": round(1000 / drill.cards_per_second * 100 / mine.speed), "fragment": wants_fragment(),
         "phase": "question" if asking else "feedback" if attempt is not None else "play"}
@@ -199,6 +202,8 @@ def _render(run: DrillRun, drill: Drill, data: DealData, status: int = 200, erro
 def _question(run: DrillRun, drill: Drill, data: DealData) -> Any:
     """The question at the checkpoint the cursor is on (a pure function of the run and the deal)."""
     index = run.checkpoints.index(run.cursor)
+    if isinstance(data, GoujiDealData):
+        return gouji_question(drill, data, run.seat, run.cursor, run.seed, index)
     return question_at(drill, data.record, run.seat, run.cursor, run.seed, index, data.events)
 
 
@@ -207,11 +212,14 @@ def feedback(attempt: Attempt, data: DealData, language: str) -> dict[str, Any]:
     words, the explanation from the tracker, the time."""
     question = Question.from_json(attempt.question)
     plays = plays_at(data, attempt.position)
-    snap = data.snapshot(attempt.seat, plays)
+    if isinstance(data, GoujiDealData):
+        why = gouji_explanation(question, data, attempt.seat, plays, language)
+    else:
+        why = explanation(question, data.snapshot(attempt.seat, plays), data.events[:plays])
     return {"attempt": attempt, "question": question,
             "expected_text": answer_text(question, attempt.expected, language),
             "given_text": answer_text(question, attempt.given, language),
-            "explanation": explanation(question, snap, data.events[:plays]),
+            "explanation": why,
             "seconds": attempt.ms / 1000}
 
 

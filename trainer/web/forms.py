@@ -125,6 +125,8 @@ ANY = SelectChoice("", _l("any"))
 class FilterForm(Form):
     """The deal list's filters (a GET form: no CSRF; an unknown value counts as "any")."""
 
+    game = SelectField(_l("Game"), default="", choices=[
+        ANY, SelectChoice("shengji", _l("升级 (Shengji)")), SelectChoice("gouji", _l("够级 (Gouji)"))])
     rules = SelectField(_l("Rules"), choices=[ANY, *preset_choices(RULE_PRESETS)], default="")
     trump = SelectField(_l("Trump (主)"), default="", choices=[
         ANY, SelectChoice("S", "♠"), SelectChoice("H", "♥"), SelectChoice("C", "♣"), SelectChoice("D", "♦"),

@@ -22,6 +22,9 @@ from sqlmodel import Session, col, select
 from trainer.bots.generate import generate_records
 from trainer.engine.errors import IllegalPlayError, JipaiError
 from trainer.engine.rules import PRESETS, SUPPORTED_DECKS, Rules
+from trainer.gouji.records import GoujiRecord, GoujiReplay, is_gouji, parse_gouji_record
+from trainer.gouji.records import replay as gouji_replay
+from trainer.gouji.rules import PRESETS as GOUJI_PRESETS
 from trainer.json_input import MAX_DEPTH, MAX_DIGITS, JSONInputError, read_json
 from trainer.records import DealRecord, Replay, parse_record, record_id, replay
 from trainer.web.keyset import Cursor, Page, keyset_page
@@ -51,8 +54,8 @@ class Checked:
     """A record that passed validation: the JSON object, its parsed form and its replay."""
 
     data: dict[str, Any]
-    record: DealRecord
-    replay: Replay
+    record: DealRecord | GoujiRecord
+    replay: Replay | GoujiReplay
 
     @property
     def id(self) -> str:
@@ -67,10 +70,12 @@ ID_PATTERN = re.compile(r"[A-Za-z0-9._-]{1,64}")
 def check_record(data: Any) -> Checked:
     """Parse and replay one record (records.md validation); `LibraryError` names the first problem."""
     try:
-        record = parse_record(data)
+        record: DealRecord | GoujiRecord = parse_gouji_record(data) if is_gouji(data) else parse_record(data)
         if not ID_PATTERN.fullmatch(record.id):
             raise LibraryError(_("the record's id %(id)s is not 1–64 letters, digits, '.', '-' or '_'",
                                  id=repr(record.id[:80])))
+        if isinstance(record, GoujiRecord):
+            return Checked(data, record, gouji_replay(record))
         return Checked(data, record, replay(record))
     except JipaiError as error:
         if not has_request_context():  # loading the starter library: the log reads the engine's words
@@ -171,13 +176,19 @@ def deal_row(checked: Checked, owner_id: int | None) -> Deal:
     rules = record.rules
     source = checked.data.get("source")
     kind = source.get("kind") if isinstance(source, dict) else None
+    source_kind = "".join(ch for ch in str(kind) if ch.isprintable())[:32] if kind else "import"
+    if isinstance(record, GoujiRecord):
+        assert isinstance(rep, GoujiReplay)
+        return Deal(id=checked.id, owner_id=owner_id, record=checked.data, game="gouji", rules=rules.preset,
+                    custom_rules=rules != GOUJI_PRESETS[rules.preset], level="", trump="none", banker=record.leader,
+                    complete=rep.complete, tricks=len(record.rounds), source_kind=source_kind)
+    assert isinstance(record, DealRecord) and isinstance(rep, Replay)
     return Deal(
         id=checked.id, owner_id=owner_id, record=checked.data, rules=rules.preset,
         custom_rules=rules != PRESETS[rules.preset], level=str(record.data["level"]).upper(),
         trump="none" if record.ctx.trump is None else record.ctx.trump.letter, banker=record.banker,
         complete=rep.complete, tricks=len(record.tricks),
-        attackers_score=rep.result.attackers_score if rep.result else None,
-        source_kind="".join(ch for ch in str(kind) if ch.isprintable())[:32] if kind else "import")
+        attackers_score=rep.result.attackers_score if rep.result else None, source_kind=source_kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,9 +271,10 @@ class Filters:
     trump: str | None = None
     complete: bool | None = None
     mine: bool | None = None
+    game: str | None = None
 
 
-LIST_COLUMNS = (Deal.pk, Deal.id, Deal.owner_id, Deal.rules, Deal.custom_rules, Deal.level, Deal.trump,
+LIST_COLUMNS = (Deal.pk, Deal.id, Deal.owner_id, Deal.game, Deal.rules, Deal.custom_rules, Deal.level, Deal.trump,
                 Deal.complete, Deal.tricks, Deal.attackers_score, Deal.source_kind)
 """The columns the deal list shows (never the record's JSON)."""
 
@@ -272,6 +284,8 @@ def visible_deals(session: Session, owner_id: int, filters: Filters, after: Curs
     """One page of the deals `owner_id` may see, by keyset (`trainer.web.keyset`): their own (group
     `m`) then the shared ones (`s`), newest first; and the total. Only the listed columns are read."""
     where = [_visible(owner_id)]
+    if filters.game:
+        where.append(col(Deal.game) == filters.game)
     if filters.rules:
         where.append(col(Deal.rules) == filters.rules)
     if filters.trump:

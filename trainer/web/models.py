@@ -95,6 +95,8 @@ class Deal(SQLModel, table=True):
     id: str = Field(sa_type=sa.String(64), index=True)
     owner_id: int | None = Field(default=None, foreign_key="users.id", ondelete="CASCADE")
     record: dict[str, Any] = Field(sa_type=JSON)
+    game: str = Field(default="shengji", sa_type=sa.String(16), sa_column_kwargs={"server_default": "shengji"},
+                      description="shengji (升级) or gouji (够级)")
     rules: str = Field(sa_type=sa.String(40), description="the rules preset name")
     custom_rules: bool = Field(default=False, description="options set over the preset")
     level: str = Field(sa_type=sa.String(2))

@@ -15,6 +15,7 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from trainer.drills.gouji import QUESTION_TYPES as GOUJI_QUESTION_TYPES
 from trainer.drills.questions import QUESTION_TYPES, Question
 from trainer.drills.explain import Explanation, explain_question
 from trainer.tracking.tracker import PlayEvent, Snapshot
@@ -40,13 +41,30 @@ QUESTION_LABELS = {
 }
 """A name for every question type of `trainer.drills.questions`, as the summary and review show it."""
 assert set(QUESTION_LABELS) == set(QUESTION_TYPES), "name every question type"
+GOUJI_QUESTION_LABELS = {
+    "sets_left": _l("够级 sets that could still be out (剩几套)"),
+    "sets_played": _l("够级 sets played (出了几套)"),
+    "rank_unseen": _l("Cards of a rank still out (还剩几张)"),
+    "rank_in_hands": _l("Cards of a rank still in hands"),
+    "hua_qian_out": _l("Jokers and 2s still out (花和钱)"),
+    "hua_qian_in_hands": _l("Jokers and 2s still in hands"),
+    "cards_left": _l("Cards left in a hand (剩几张)"),
+    "jokers_shown": _l("Jokers a seat has played"),
+    "gouji_plays": _l("够级 plays a seat has made"),
+    "opened": _l("Has the opposite seat opened (开点)"),
+    "higher_out": _l("Cards above mine still out (压得住吗)"),
+    "can_hold_set": _l("Can the opposite seat still hold a set"),
+    "min_threes": _l("Fewest 3s a seat holds"),
+}
+"""A name for every 够级 question type of `trainer.drills.gouji`."""
+assert set(GOUJI_QUESTION_LABELS) == set(GOUJI_QUESTION_TYPES), "name every 够级 question type"
 
 SUIT_KEYS = ("S", "H", "C", "D", "trump")
 
 
 def question_label(kind: str) -> str:
     """A question type's name in the current language."""
-    label = QUESTION_LABELS.get(kind)
+    label = QUESTION_LABELS.get(kind, GOUJI_QUESTION_LABELS.get(kind))
     return str(label) if label is not None else kind
 
 

@@ -26,10 +26,11 @@ from trainer.web.db import get_session
 from trainer.web.dealdata import DealData, deal_cache
 from trainer.web.display import CardView, cards_view, hand_groups, seat_label, trump_label
 from trainer.web.drills import drills, feedback, lang, plays_at
+from trainer.web.gouji import GoujiDealData, gouji_stretch
 from trainer.web.inputs import page_cursor
 from trainer.web.keyset import keyset_page
 from trainer.web.models import Attempt, Deal, DrillRun
-from trainer.web.quiz import QUESTION_LABELS, answer_text, localise, seat_word, suit_name
+from trainer.web.quiz import GOUJI_QUESTION_LABELS, QUESTION_LABELS, answer_text, localise, seat_word, suit_name
 from trainer.web.responses import render_page
 
 bp = Blueprint("review", __name__, url_prefix="/review")
@@ -40,8 +41,8 @@ ANY = SelectChoice("", _l("any"))
 class ReviewFilterForm(Form):
     """The mistake list's filters (a GET form; a value that does not validate counts as "any")."""
 
-    type = SelectField(_l("Question"), default="", choices=[ANY] + [SelectChoice(kind, label)
-                                                                    for kind, label in QUESTION_LABELS.items()])
+    type = SelectField(_l("Question"), default="", choices=[ANY] + [
+        SelectChoice(kind, label) for kind, label in {**QUESTION_LABELS, **GOUJI_QUESTION_LABELS}.items()])
     suit = SelectField(_l("Suit"), default="", choices=[ANY] + [
         SelectChoice("S", "♠"), SelectChoice("H", "♥"), SelectChoice("C", "♣"), SelectChoice("D", "♦"),
         SelectChoice("trump", _l("trumps"))])
@@ -113,6 +114,11 @@ def show(attempt_id: int) -> Any:
     data = deal_cache().get(db, (attempt.deal_pk, deal_id, created))
     plays = plays_at(data, attempt.position)
     seat = attempt.seat
+    if isinstance(data, GoujiDealData):
+        drill = drills().get(drill_id)
+        return render_page("review/show_gouji.html", **feedback(attempt, data, lang()), drill=drill, deal_id=deal_id,
+                           lang=lang(), settings={"hand_sizes": True},
+                           table=gouji_stretch(data, seat, plays, plays, drill.hand_sizes if drill else "always"))
     snap = data.snapshot(seat, plays)
     facts = facts_json(snap, attempt.position)
     events = data.events[:plays]

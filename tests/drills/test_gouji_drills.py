@@ -1,0 +1,126 @@
+"""够级 drills (gouji.md §7): the curriculum, checkpoints where §7 puts them, questions graded against the §6
+facts of `deal track`, deterministic plans."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from trainer.drills.definitions import load_drills
+from trainer.drills.gouji import QUESTION_TYPES, GoujiDrill, context, make_question, plan_run, question_at
+from trainer.engine.errors import MalformedError
+from trainer.gouji import GoujiRules
+from trainer.gouji.bots import record_hand
+from trainer.gouji.facts import facts_json
+from trainer.gouji.inference import infer_json
+from trainer.gouji.records import GoujiPosition, parse_gouji_record, replay
+from trainer.gouji.tracker import public_events, track
+
+DRILLS = load_drills(game="gouji")
+
+
+def deal(seed: int):
+    """A heuristic-bot deal, validated."""
+    data, _ = record_hand(random.Random(seed), GoujiRules(), ["heuristic"] * 6, seed % 6)
+    record = parse_gouji_record(data)
+    replay(record)
+    return record
+
+
+def test_the_gouji_curriculum():
+    assert [d.name["zh"] for d in DRILLS.values()] == ["够级·剩几套", "够级·花和钱", "够级·对头剩几张", "够级·压得住吗",
+                                                       "够级·全记"]
+    assert {kind for drill in DRILLS.values() for kind in drill.questions} == set(QUESTION_TYPES)
+    assert all(isinstance(drill, GoujiDrill) and drill.game == "gouji" for drill in DRILLS.values())
+    assert "gouji-sets" in load_drills() and "gouji-sets" not in load_drills(game="shengji")
+
+
+def expected(question, facts, inference, seat):
+    """The question's answer read straight from the §6 JSON of `deal track` (tiers 1 and 2)."""
+    subject = question.card
+    relation = {entry["relation"]: q for q, entry in facts["seats"].items()}
+    values = {
+        "sets_left": lambda: facts["gouji"][subject]["max_sets_unseen"],
+        "sets_played": lambda: facts["gouji"][subject]["sets_played"],
+        "rank_unseen": lambda: facts["ranks"][subject]["unseen"],
+        "rank_in_hands": lambda: facts["ranks"][subject]["in_hands"],
+        "hua_qian_out": lambda: facts["ranks"][subject]["unseen"],
+        "hua_qian_in_hands": lambda: facts["ranks"][subject]["in_hands"],
+        "cards_left": lambda: facts["hand_sizes"][int(relation[subject])],
+        "jokers_shown": lambda: sum(facts["seats"][relation[subject]]["shown"][r] for r in ("BJ", "SJ")),
+        "gouji_plays": lambda: len(facts["seats"][relation[subject]]["gouji_plays"]),
+        "opened": lambda: "yes" if facts["seats"][relation[subject]]["opened"] else "no",
+        "higher_out": lambda: facts["higher_unseen"][subject],
+        "can_hold_set": lambda: "yes" if "Q" in inference["can_hold_set"][relation[subject]] else "no",
+        "min_threes": lambda: inference["holdings"][relation[subject]]["3"][0],
+    }
+    return values[question.type]()
+
+
+@pytest.mark.parametrize("drill_id", list(DRILLS))
+def test_every_question_is_graded_against_the_tracker(drill_id):
+    drill = DRILLS[drill_id]
+    for seed in (3, 4):
+        record = deal(seed)
+        events = list(public_events(record))
+        plan = plan_run(drill, record, seed)
+        assert plan == plan_run(drill, record, seed, events)
+        assert plan.checkpoints == sorted(set(plan.checkpoints))
+        assert 0 < len(plan.checkpoints) <= drill.checkpoint_count
+        for index, actions in enumerate(plan.checkpoints):
+            asked = question_at(drill, record, plan.seat, actions, seed, index, events)
+            position = GoujiPosition.after(actions, record)
+            snap = track(record, plan.seat, position)
+            facts = facts_json(snap, str(position))
+            answer = expected(asked.question, facts, infer_json(snap), plan.seat)
+            assert asked.question.answer == answer
+            assert asked.question.grade(answer if asked.question.kind != "number" else str(answer))
+            assert not asked.question.grade("nonsense")
+            assert asked == question_at(drill, record, plan.seat, actions, seed, index, events)
+
+
+def test_duitou_checkpoints_come_before_the_viewer_answers_a_gouji_play():
+    """§7: "before v answers as 对头 in 够级 mode"."""
+    drill = GoujiDrill.from_toml({"id": "t", "name": {"zh": "t", "en": "t"}, "questions": {"cards_left": 1},
+                                  "checkpoints": {"kinds": ["duitou"]}}, "t.toml")
+    record = deal(5)
+    events = list(public_events(record))
+    rules = record.rules
+    found = 0
+    for seat in range(6):
+        for actions in drill.candidates(record, seat, events):
+            view = events[actions - 1].view
+            assert view.mode == "gouji" and view.next == seat and rules.duitou(view.top_seat) == seat
+            found += 1
+    assert found
+
+
+def test_jokers_checkpoints_follow_a_joker_or_a_two():
+    drill = GoujiDrill.from_toml({"id": "t", "name": {"zh": "t", "en": "t"}, "questions": {"hua_qian_out": 1},
+                                  "checkpoints": {"kinds": ["jokers"]}}, "t.toml")
+    record = deal(6)
+    events = list(public_events(record))
+    points = drill.candidates(record, 0, events)
+    assert points
+    for actions in points:
+        assert any(str(card) in ("BJ", "SJ") or str(card).startswith("2") for card in events[actions - 1].cards)
+
+
+def test_a_question_about_a_relation_names_the_seat_from_the_viewer():
+    record = deal(7)
+    position = GoujiPosition.after(30, record)
+    ctx = context(track(record, 2, position), str(position))
+    question = make_question("cards_left", ctx, random.Random(0))
+    assert question is not None and question.card == "对头"
+    assert question.answer == ctx.facts["hand_sizes"][5]
+    assert "对头" in question.prompt["zh"] and "opposite" in question.prompt["en"]
+
+
+def test_bad_gouji_drills_are_refused_with_the_field():
+    base = {"id": "t", "name": {"zh": "t", "en": "t"}, "questions": {"cards_left": 1}, "checkpoints": {}}
+    with pytest.raises(MalformedError, match="unknown 够级 question type"):
+        GoujiDrill.from_toml(dict(base, questions={"voids": 1}), "t.toml")
+    with pytest.raises(MalformedError, match="checkpoints.kinds"):
+        GoujiDrill.from_toml(dict(base, checkpoints={"kinds": ["trick_end"]}), "t.toml")
+    with pytest.raises(MalformedError, match="hand_sizes"):
+        GoujiDrill.from_toml(dict(base, hand_sizes="sometimes"), "t.toml")

@@ -1,0 +1,131 @@
+"""够级 on the web: Gouji deals in the library (filterable by game, shown, exported), a Gouji drill run end to
+end on the six-seat table (page and htmx fragment), answers graded against the §6 tracker, and the review
+of a Gouji mistake."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlmodel import col
+
+from trainer.drills.definitions import DRILLS_DIR, load_drills
+from trainer.drills.gouji import question_at
+from trainer.gouji.records import parse_gouji_record
+from trainer.gouji.tracker import public_events
+from trainer.web.library import add_records, check_record
+from trainer.web.models import Deal, DrillRun
+from trainer.web.quiz import GOUJI_QUESTION_LABELS
+
+from .drilling import HX, attempts, run_row, session, start
+from .pages import visible_text
+
+GOUJI = load_drills(game="gouji")
+STARTER = sorted(Path(DRILLS_DIR / "deals").glob("gouji-*.json"))[:3]
+
+
+@pytest.fixture
+def gouji_app(app: Flask) -> Flask:
+    """The app with three starter 够级 deals in the shared library (beside the 升级 ones)."""
+    with session(app) as db:
+        add_records(db, [check_record(json.loads(path.read_text(encoding="utf-8"))) for path in STARTER], None)
+    return app
+
+
+@pytest.fixture
+def player(gouji_app: Flask, alice: FlaskClient) -> FlaskClient:
+    """Alice, reading the pages in English."""
+    assert alice.post("/lang", data={"lang": "en"}).status_code == 303
+    return alice
+
+
+def test_gouji_deals_are_stored_with_their_game_and_filtered(gouji_app, player):
+    with session(gouji_app) as db:
+        games = db.execute(sa.select(Deal.game, sa.func.count()).group_by(col(Deal.game))).all()
+    assert dict(games) == {"gouji": 3, "shengji": 3}
+    page = visible_text(player.get("/deals?game=gouji").text)
+    assert "3 deals" in page and "够级" in page
+    assert "3 deals" in visible_text(player.get("/deals?game=shengji").text)
+    assert "6 deals" in visible_text(player.get("/deals").text)
+
+
+def test_a_gouji_deal_page_and_export(gouji_app, player):
+    data = json.loads(STARTER[0].read_text(encoding="utf-8"))
+    deal_id = parse_gouji_record(data).id
+    page = player.get(f"/deals/{deal_id}")
+    assert page.status_code == 200
+    text = visible_text(page.text)
+    assert "Seat 5" in text and "头科" in text
+    exported = player.get(f"/deals/{deal_id}/export")
+    assert json.loads(exported.text)["rounds"] == data["rounds"]
+
+
+def test_the_drills_page_lists_the_gouji_curriculum(player):
+    page = visible_text(player.get("/drills").text)
+    assert all(drill.name["en"] in page for drill in GOUJI.values())
+
+
+@pytest.mark.parametrize("fragment", [False, True], ids=["page", "htmx"])
+def test_a_gouji_drill_runs_end_to_end(gouji_app, player, fragment):
+    """Start, step to each checkpoint, answer right (graded against the tracker), see the feedback and
+    the six-seat table, finish on the summary; with and without HX-Request."""
+    headers = HX if fragment else {}
+    run_id = start(player, "gouji-duitou")
+    run = run_row(gouji_app, run_id)
+    assert run.drill_id == "gouji-duitou"
+    with session(gouji_app) as db:
+        deal = db.get(Deal, run.deal_pk)
+        assert deal is not None and deal.game == "gouji"
+        record = parse_gouji_record(deal.record)
+    events = list(public_events(record))
+    page = player.get(f"/runs/{run_id}", headers=headers)
+    assert page.status_code == 200 and 'class="table gouji' in page.text
+    assert page.text.count('class="chair ') == 5 and "Opposite (对头)" in visible_text(page.text)
+    for index, checkpoint in enumerate(run.checkpoints):
+        response = player.post(f"/runs/{run_id}/step?at={run_row(gouji_app, run_id).cursor}&to={checkpoint}",
+                               headers=headers, follow_redirects=not fragment)
+        assert response.status_code == 200
+        asked = question_at(GOUJI["gouji-duitou"], record, run.seat, checkpoint, run.seed, index, events)
+        assert asked.question.prompt["en"] in response.text or asked.question.prompt["zh"] in response.text
+        answer = asked.question.answer
+        response = player.post(f"/runs/{run_id}/answer", data={"checkpoint": index, "answer": str(answer)},
+                               headers=headers, follow_redirects=not fragment)
+        assert response.status_code == 200 and "Right" in visible_text(response.text)
+    stored = attempts(gouji_app, run_id)
+    assert len(stored) == len(run.checkpoints) and all(a.correct for a in stored)
+    player.post(f"/runs/{run_id}/step?at={run_row(gouji_app, run_id).cursor}", headers=headers)
+    assert run_row(gouji_app, run_id).status == "done"
+    summary = player.get(f"/runs/{run_id}/summary")
+    assert summary.status_code == 200
+    assert all(str(GOUJI_QUESTION_LABELS[a.question_type]) in visible_text(summary.text) for a in stored)
+
+
+def test_a_gouji_mistake_is_reviewed(gouji_app, player):
+    run_id = start(player, "gouji-hua-qian")
+    run = run_row(gouji_app, run_id)
+    player.post(f"/runs/{run_id}/step?at=0&to={run.checkpoints[0]}")
+    with session(gouji_app) as db:
+        deal = db.get(Deal, run.deal_pk)
+        record = parse_gouji_record(deal.record)
+    asked = question_at(GOUJI["gouji-hua-qian"], record, run.seat, run.checkpoints[0], run.seed, 0,
+                        list(public_events(record)))
+    player.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": str(asked.question.answer + 1)})
+    [attempt] = attempts(gouji_app, run_id)
+    assert not attempt.correct
+    listing = visible_text(player.get("/review").text)
+    assert "Jokers and 2s" in listing
+    page = player.get(f"/review/{attempt.id}")
+    assert page.status_code == 200
+    text = visible_text(page.text)
+    assert str(asked.question.answer) in text and 'class="table gouji' in page.text
+    assert "out" in text     # the explanation's count line
+
+
+def test_no_gouji_deal_means_no_gouji_run(app, alice):
+    response = alice.post("/drills/gouji-sets/start")
+    assert response.status_code == 303 and response.headers["Location"] == "/drills"
+    with session(app) as db:
+        assert db.execute(sa.select(sa.func.count()).select_from(DrillRun)).scalar() == 0

@@ -1,0 +1,388 @@
+"""够级 drills (gouji.md §7): question types, each one §6 field asked from the viewer's seat with seats
+named by relation and graded exactly; drill definitions (`game = "gouji"` in `drills/*.toml`); the plan
+of a run (viewer seat, checkpoints) and the question at each checkpoint, pure functions of the drill,
+the record and a seed.
+
+Checkpoints (§7): before the viewer answers a 够级 play as 对头 (`duitou`), at each round end
+(`round_end`), after a joker or a 2 is played (`jokers`), and at random actions (`random`). Weighting
+follows X "记住对头和下家所发出的牌点及牌型": questions about a seat ask about the 对头 or the 下家 first.
+
+>>> from trainer.drills.definitions import load_drills
+>>> from trainer.gouji.randomplay import random_record
+>>> from trainer.gouji.records import parse_gouji_record
+>>> record = parse_gouji_record(random_record(random.Random(2)))
+>>> drill = load_drills()["gouji-everything"]
+>>> plan = plan_run(drill, record, 7)
+>>> plan == plan_run(drill, record, 7), len(plan.checkpoints) > 0
+(True, True)
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from trainer.drills.questions import Question, drill_field, question_weights
+from trainer.engine.errors import MalformedError
+from trainer.gouji.facts import facts_json
+from trainer.gouji.inference import infer_json
+from trainer.gouji.plays import TWO, VALUE_OF
+from trainer.gouji.records import GoujiPosition, GoujiRecord
+from trainer.gouji.rules import GoujiRules
+from trainer.gouji.tracker import GoujiEvent, GoujiSnapshot, public_events, tracker_for
+
+GAME = "gouji"
+CHECKPOINT_KINDS = ("duitou", "round_end", "jokers", "random")
+SIZE_SETTINGS = ("always", "ten", "never")
+"""Whether the table shows other seats' card counts: always, at 10 or fewer (Q "等于或少于10张…应显示"),
+or never (K "不报牌")."""
+RANK_WORDS = {"BJ": ("大花（大王）", "big jokers (大花)"), "SJ": ("小花（小王）", "small jokers (小花)"),
+              "2": ("钱（2）", "2s (钱)")}
+RELATION_WORDS = {"下家": "next seat (下家)", "下手联邦": "next teammate (下手联邦)", "对头": "opposite (对头)",
+                  "上手联邦": "previous teammate (上手联邦)", "上家": "previous seat (上家)"}
+"""English for the relations of gouji.md §1 (the Chinese is the relation itself)."""
+ASKED_RELATIONS = ("对头", "下家", "上家", "下手联邦", "上手联邦")
+"""Seats asked about, the 对头 and the 下家 first (X "记住对头和下家所发出的牌点及牌型")."""
+
+
+def _rank_words(rank: str) -> tuple[str, str]:
+    return RANK_WORDS.get(rank, (rank, rank))
+
+
+def _yes_no(answer: bool) -> dict[str, Any]:
+    return {"answer": "yes" if answer else "no",
+            "options": [{"value": "yes", "label": {"zh": "是", "en": "yes"}},
+                        {"value": "no", "label": {"zh": "否", "en": "no"}}]}
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a question is built from: the viewer's tier-1 facts, and tier 2 when a type needs it."""
+
+    facts: dict[str, Any]
+    snap: GoujiSnapshot
+    _inference: list[dict[str, Any]]
+
+    @property
+    def inference(self) -> dict[str, Any]:
+        """The tier-2 facts, computed once when first asked for."""
+        if not self._inference:
+            self._inference.append(infer_json(self.snap))
+        return self._inference[0]
+
+    def seat_of(self, relation: str) -> int:
+        """The seat in `relation` to the viewer."""
+        return next(int(q) for q, entry in self.facts["seats"].items() if entry["relation"] == relation)
+
+
+def context(snap: GoujiSnapshot, at: str) -> Context:
+    """The context of questions at one position."""
+    return Context(facts_json(snap, at), snap, [])
+
+
+Build = Callable[[Context, str], Question | None]
+"""A question about one subject (a rank or a relation), or None when it does not apply."""
+
+
+@dataclass(frozen=True)
+class GoujiQuestionType:
+    """How to ask one §6 field: its subjects and the question about one."""
+
+    name: str
+    subjects: tuple[str, ...]
+    build: Build
+
+
+def _number(name: str, fact: str, zh: str, en: str, value: Callable[[Context, str], int],
+            applies: Callable[[Context, str], bool] = lambda c, s: True) -> Build:
+    def build(ctx: Context, subject: str) -> Question | None:
+        if not applies(ctx, subject):
+            return None
+        words = _rank_words(subject) if subject not in RELATION_WORDS else (subject, RELATION_WORDS[subject])
+        return Question(name, "number", {"zh": zh.format(words[0]), "en": en.format(words[1])},
+                        value(ctx, subject), fact, card=subject)
+    return build
+
+
+def _in_play(ctx: Context, relation: str) -> bool:
+    return ctx.facts["seats"][str(ctx.seat_of(relation))]["out"] is None
+
+
+def _yes_no_question(name: str, fact: str, zh: str, en: str, value: Callable[[Context, str], bool],
+                     applies: Callable[[Context, str], bool] = lambda c, s: True) -> Build:
+    def build(ctx: Context, subject: str) -> Question | None:
+        if not applies(ctx, subject):
+            return None
+        words = (subject, RELATION_WORDS.get(subject, subject))
+        return Question(name, "single", {"zh": zh.format(words[0]), "en": en.format(words[1])},
+                        fact=fact, card=subject, **_yes_no(value(ctx, subject)))
+    return build
+
+
+GOUJI_RANKS = ("A", "K", "Q", "J", "10")
+QUESTION_TYPES: dict[str, GoujiQuestionType] = {q.name: q for q in (
+    GoujiQuestionType("sets_left", GOUJI_RANKS, _number(
+        "sets_left", "gouji.max_sets_unseen", "外面最多还可能有几套{}的原版够级牌？",
+        "At most how many original 够级 sets of {} could still be out?",
+        lambda c, r: c.facts["gouji"][r]["max_sets_unseen"])),
+    GoujiQuestionType("sets_played", GOUJI_RANKS, _number(
+        "sets_played", "gouji.sets_played", "已经出了几套{}的够级牌？", "How many 够级 sets of {} have been played?",
+        lambda c, r: c.facts["gouji"][r]["sets_played"])),
+    GoujiQuestionType("rank_unseen", ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"), _number(
+        "rank_unseen", "ranks.unseen", "外面还有几张{}（不算自己的）？", "How many {}s are still out (not in your hand)?",
+        lambda c, r: c.facts["ranks"][r]["unseen"])),
+    GoujiQuestionType("rank_in_hands", ("A", "K", "Q"), _number(
+        "rank_in_hands", "ranks.in_hands", "大家手里（连自己）还有几张{}？", "How many {}s are still in hands (yours too)?",
+        lambda c, r: c.facts["ranks"][r]["in_hands"])),
+    GoujiQuestionType("hua_qian_out", ("BJ", "SJ", "2"), _number(
+        "hua_qian_out", "ranks.unseen", "外面还有几张{}？", "How many {} are still out?",
+        lambda c, r: c.facts["ranks"][r]["unseen"])),
+    GoujiQuestionType("hua_qian_in_hands", ("BJ", "SJ", "2"), _number(
+        "hua_qian_in_hands", "ranks.in_hands", "大家手里（连自己）还有几张{}？", "How many {} are still in hands (yours too)?",
+        lambda c, r: c.facts["ranks"][r]["in_hands"])),
+    GoujiQuestionType("cards_left", ASKED_RELATIONS, _number(
+        "cards_left", "hand_sizes", "{}还剩几张牌？", "How many cards does your {} hold?",
+        lambda c, rel: c.facts["hand_sizes"][c.seat_of(rel)], _in_play)),
+    GoujiQuestionType("jokers_shown", ("对头", "下家"), _number(
+        "jokers_shown", "seats.shown", "{}已经出过几张花（大王、小王）？", "How many jokers has your {} played?",
+        lambda c, rel: sum(c.facts["seats"][str(c.seat_of(rel))]["shown"][r] for r in ("BJ", "SJ")))),
+    GoujiQuestionType("gouji_plays", ("对头", "下家"), _number(
+        "gouji_plays", "seats.gouji_plays", "{}已经出过几手够级牌？", "How many 够级 plays has your {} made?",
+        lambda c, rel: len(c.facts["seats"][str(c.seat_of(rel))]["gouji_plays"]))),
+    GoujiQuestionType("opened", ("对头",), _yes_no_question(
+        "opened", "seats.opened", "{}开点了吗？", "Has your {} opened (开点)?",
+        lambda c, rel: c.facts["seats"][str(c.seat_of(rel))]["opened"])),
+    GoujiQuestionType("higher_out", ("2", "A", "K", "Q", "J", "10"), _number(
+        "higher_out", "higher_unseen", "比你的{}大的牌外面还有几张？", "How many cards above your {} are still out?",
+        lambda c, r: c.facts["higher_unseen"][r], lambda c, r: c.facts["ranks"][r]["mine"] > 0)),
+    GoujiQuestionType("can_hold_set", ("对头",), _yes_no_question(
+        "can_hold_set", "inference.can_hold_set", "{}还可能有一套原版的Q够级牌吗？",
+        "Could your {} still hold an original 够级 set of Qs?",
+        lambda c, rel: "Q" in c.inference["can_hold_set"][str(c.seat_of(rel))], _in_play)),
+    GoujiQuestionType("min_threes", ("上家", "对头", "下家"), _number(
+        "min_threes", "inference.holdings", "{}手里至少有几张3？", "At least how many 3s does your {} hold?",
+        lambda c, rel: c.inference["holdings"][str(c.seat_of(rel))]["3"][0], _in_play)),
+)}
+"""Every 够级 question type by name (gouji.md §7)."""
+
+
+def make_question(kind: str, ctx: Context, rng: random.Random, opening: Context | None = None) -> Question | None:
+    """A question of type `kind` here, or None when none applies; with `opening` (the same seat's context
+    at the first lead) only one whose answer differs from the opening's. Relations are tried in order
+    (the 对头 first), ranks drawn by `rng`."""
+    qtype = QUESTION_TYPES[kind]
+    subjects = list(qtype.subjects)
+    if subjects[0] not in RELATION_WORDS:
+        rng.shuffle(subjects)
+    for subject in subjects:
+        question = qtype.build(ctx, subject)
+        if question is None:
+            continue
+        if opening is not None:
+            trivial = qtype.build(opening, subject)
+            if trivial is not None and trivial.answer == question.answer:
+                continue
+        return question
+    return None
+
+
+@dataclass(frozen=True)
+class GoujiDrill:
+    """One 够级 drill of the curriculum (the `Drill` of 升级, for six seats)."""
+
+    id: str
+    name: dict[str, str]
+    description: dict[str, str]
+    rules: GoujiRules
+    questions: dict[str, float]
+    checkpoint_kinds: tuple[str, ...]
+    checkpoint_count: int
+    cards_per_second: float
+    answer_seconds: int
+    hand_sizes: str
+    order: int
+    viewer: str = "any"
+    game: str = GAME
+
+    @classmethod
+    def from_toml(cls, data: dict[str, Any], name: str) -> GoujiDrill:
+        """A drill from parsed TOML; problems raise `MalformedError` naming the field."""
+        def need(key: str) -> Any:
+            return drill_field(data, key, name)
+
+        questions = question_weights(data, name, QUESTION_TYPES, "够级 ")
+        checkpoints = need("checkpoints")
+        kinds = tuple(checkpoints.get("kinds", CHECKPOINT_KINDS))
+        if not kinds or any(kind not in CHECKPOINT_KINDS for kind in kinds):
+            raise MalformedError(f"drill {name}: checkpoints.kinds are among {', '.join(CHECKPOINT_KINDS)}")
+        sizes = data.get("hand_sizes", "always")
+        if sizes not in SIZE_SETTINGS:
+            raise MalformedError(f"drill {name}: hand_sizes must be one of {', '.join(SIZE_SETTINGS)}")
+        titles = need("name")
+        return cls(id=need("id"), name={"zh": titles["zh"], "en": titles["en"]},
+                   description=data.get("description", {"zh": "", "en": ""}),
+                   rules=GoujiRules.parse(data.get("rules", "standard")), questions=questions,
+                   checkpoint_kinds=kinds, checkpoint_count=int(checkpoints.get("count", 6)),
+                   cards_per_second=float(data.get("cards_per_second", 3.0)),
+                   answer_seconds=int(data.get("answer_seconds", 45)), hand_sizes=sizes,
+                   order=int(data.get("order", 99)))
+
+    def pick_type(self, rng: random.Random) -> str:
+        """A question type drawn by the drill's weights."""
+        kinds = list(self.questions)
+        return rng.choices(kinds, weights=[self.questions[k] for k in kinds])[0]
+
+    def candidates(self, record: GoujiRecord, seat: int, events: Sequence[GoujiEvent]) -> list[int]:
+        """Every action count the drill's checkpoint kinds stop at (ascending, not the end of the hand)."""
+        rules = record.rules
+        found: set[int] = set()
+        for count, event in enumerate(events, start=1):
+            view = event.view
+            if view.next is None:
+                continue
+            if "duitou" in self.checkpoint_kinds and view.mode == "gouji" and view.next == seat \
+                    and view.top_seat is not None and rules.duitou(view.top_seat) == seat:
+                found.add(count)
+            if "round_end" in self.checkpoint_kinds and view.actions == 0:
+                found.add(count)
+            if "jokers" in self.checkpoint_kinds and any(v >= TWO for v in _values(event)):
+                found.add(count)
+        if "random" in self.checkpoint_kinds:
+            found.update(range(1, len(events)))
+        return sorted(found)
+
+
+def _values(event: GoujiEvent) -> list[int]:
+    return [VALUE_OF[card.index] for card in event.cards]
+
+
+@dataclass(frozen=True, slots=True)
+class GoujiPlan:
+    """Where a 够级 run is watched from and where it stops (action counts, ascending)."""
+
+    seat: int
+    checkpoints: list[int]
+
+
+def snapshot_after(record: GoujiRecord, seat: int, actions: int, events: Sequence[GoujiEvent]) -> GoujiSnapshot:
+    """What `seat` knows after `actions` actions (the events made once per deal by the caller)."""
+    tracker = tracker_for(record, seat)
+    for event in events[:actions]:
+        tracker.observe(event)
+    return tracker.snapshot()
+
+
+def position_after(record: GoujiRecord, actions: int) -> GoujiPosition:
+    """The position `R.K` after `actions` actions."""
+    return GoujiPosition.after(actions, record)
+
+
+def plan_run(drill: GoujiDrill, record: GoujiRecord, seed: int, events: Sequence[GoujiEvent] | None = None
+             ) -> GoujiPlan:
+    """The viewer seat and up to `checkpoint_count` checkpoints drawn by `seed` among the drill's kinds,
+    keeping only those where one of its question types has an informative question."""
+    rng = random.Random(seed)
+    events = list(public_events(record)) if events is None else events
+    seat = rng.randrange(record.rules.players)
+    opening = context(snapshot_after(record, seat, 0, events), "1.0")
+    candidates = drill.candidates(record, seat, events)
+    chosen = sorted(rng.sample(candidates, min(len(candidates), drill.checkpoint_count * 2)))
+    kept = []
+    for actions in chosen:
+        ctx = context(snapshot_after(record, seat, actions, events), str(position_after(record, actions)))
+        if any(make_question(kind, ctx, random.Random(0), opening) for kind in drill.questions):
+            kept.append(actions)
+    step = max(1, len(kept) // drill.checkpoint_count) if kept else 1
+    return GoujiPlan(seat, kept[::step][:drill.checkpoint_count])
+
+
+@dataclass(frozen=True, slots=True)
+class GoujiAsked:
+    """A checkpoint's question with what it was computed from."""
+
+    question: Question
+    snapshot: GoujiSnapshot
+    facts: dict[str, Any]
+    position: GoujiPosition
+
+
+def question_at(drill: GoujiDrill, record: GoujiRecord, seat: int, actions: int, seed: int, index: int,
+                events: Sequence[GoujiEvent]) -> GoujiAsked:
+    """The question at checkpoint `index` (after `actions` actions): a type drawn by the drill's weights
+    from a generator seeded by (seed, index); when it has no informative question here, the drill's other
+    types, heaviest first; when none has, the 对头's card count as it is."""
+    position = position_after(record, actions)
+    snap = snapshot_after(record, seat, actions, events)
+    ctx = context(snap, str(position))
+    opening = context(snapshot_after(record, seat, 0, events), "1.0")
+    rng = random.Random(f"{seed}:{index}")
+    picked = drill.pick_type(rng)
+    others = sorted((k for k in drill.questions if k != picked), key=lambda k: (-drill.questions[k], k))
+    for kind in [picked, *others]:
+        question = make_question(kind, ctx, rng, opening)
+        if question is not None:
+            return GoujiAsked(question, snap, ctx.facts, position)
+    fallback = QUESTION_TYPES["hua_qian_out"].build(ctx, "2")
+    assert fallback is not None
+    return GoujiAsked(fallback, snap, ctx.facts, position)
+
+
+def explain(question: Question, ctx: Context) -> dict[str, list[str]]:
+    """Why the answer is right, in Chinese and English: the §6 counts it comes from, one line each."""
+    facts, subject = ctx.facts, question.card or ""
+    zh: list[str] = []
+    en: list[str] = []
+
+    def line(chinese: str, english: str) -> None:
+        zh.append(chinese)
+        en.append(english)
+
+    def rank_line(rank: str) -> None:
+        entry = facts["ranks"][rank]
+        line(f"{rank}：共{entry['total']}张，已出{entry['played']}张，自己{entry['mine']}张，外面{entry['unseen']}张",
+             f"{rank}: {entry['total']} in the decks, {entry['played']} played, {entry['mine']} in your hand, "
+             f"{entry['unseen']} out")
+
+    kind = question.type
+    if kind in ("sets_left", "sets_played"):
+        rank_line(subject)
+        gouji = facts["gouji"][subject]
+        line(f"{subject}的够级要{gouji['threshold']}张：外面最多{gouji['max_sets_unseen']}套；"
+             f"已出{gouji['sets_played']}套够级（原版{gouji['original_played']}套）",
+             f"a 够级 set of {subject} needs {gouji['threshold']}: at most {gouji['max_sets_unseen']} sets out; "
+             f"{gouji['sets_played']} 够级 sets played ({gouji['original_played']} original)")
+    elif kind in ("rank_unseen", "rank_in_hands", "hua_qian_out", "hua_qian_in_hands"):
+        rank_line(subject)
+        entry = facts["ranks"][subject]
+        line(f"手里（连自己）还有{entry['in_hands']}张 = 共{entry['total']} − 已出{entry['played']}",
+             f"still in hands (yours too): {entry['in_hands']} = {entry['total']} − {entry['played']} played")
+    elif kind == "higher_out":
+        above = [(name, entry["unseen"]) for name, entry in facts["ranks"].items()]
+        index = [name for name, _ in above].index(subject)
+        parts = [f"{name} {count}" for name, count in above[:index]]
+        line(f"比{subject}大的外面还有：{'，'.join(parts)}，共{facts['higher_unseen'][subject]}张",
+             f"out above {subject}: {', '.join(parts)}; {facts['higher_unseen'][subject]} in all")
+    elif kind in ("cards_left", "jokers_shown", "gouji_plays", "opened"):
+        seat = ctx.seat_of(subject)
+        entry = facts["seats"][str(seat)]
+        plays = entry["gouji_plays"] if kind == "gouji_plays" else entry["plays"]
+        shown = "；".join(f"{p['at']} {' '.join(p['cards'])}" for p in plays) or "—"
+        line(f"{subject}（座位{seat}）出过：{shown}", f"your {RELATION_WORDS[subject]} (seat {seat}) played: {shown}")
+        if kind == "cards_left":
+            line(f"还剩{facts['hand_sizes'][seat]}张", f"{facts['hand_sizes'][seat]} cards left")
+        if kind == "opened":
+            line("已开点" if entry["opened"] else "还没开点", "opened" if entry["opened"] else "not opened yet")
+    else:
+        seat = ctx.seat_of(subject)
+        bounds = ctx.inference["holdings"][str(seat)]
+        wanted = "3" if kind == "min_threes" else "Q"
+        low, high = bounds[wanted]
+        line(f"按所有可能的分牌（手牌张数、憋3、买3、自然开点），{subject}有{low}到{high}张{wanted}",
+             f"over every deal of the unseen cards that fits (hand sizes, 憋3, 买3, natural opening) your "
+             f"{RELATION_WORDS[subject]} holds {low} to {high} {wanted}s")
+    return {"zh": zh, "en": en}
+
+
+__all__ = ["GoujiDrill", "GoujiPlan", "GoujiAsked", "QUESTION_TYPES", "make_question", "plan_run", "question_at",
+           "snapshot_after", "position_after", "context", "Context", "explain"]
