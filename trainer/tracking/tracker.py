@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from trainer.engine.cards import Card
 from trainer.engine.combos import face_counts
-from trainer.engine.follow import Lead, forms_lead_shape
+from trainer.engine.follow import Lead, follow_problem, forms_lead_shape
 from trainer.engine.round import RoundState
 from trainer.engine.scoring import kitty_multiplier
 from trainer.engine.trump import TRUMP, TrumpContext
@@ -172,7 +172,7 @@ class SeatTracker:
                     self.no_pairs[seat] |= 1 << lead.suit
             elif in_suit < len(lead.cards):
                 self.revealed_voids[seat] |= 1 << lead.suit
-            elif lead.pairs and self.strict_pairs and _pairs(cards) < lead.pairs:
+            elif lead.pairs and self.strict_pairs and shows_no_pair(lead, cards, self.ctx):
                 self.no_pairs[seat] |= 1 << lead.suit
             self.trick = TrickView(trick.number, trick.leader, trick.plays + (cards,), event.winning, trick.attempt)
         returned, caps, declared = self.returned[seat], self.caps[seat], self.declared[seat]
@@ -249,16 +249,37 @@ def known_after_throw(known: dict[int, int], attempt: Sequence[Card], forced: Se
 
 def throw_caps(lead: Lead, ctx: TrumpContext) -> dict[int, int]:
     """What a throw that stood proves of every other seat (not the kitty) at that moment: no card of
-    the suit above its lowest single, at most one copy of a face above its lowest pair (face → cap)."""
-    singles = [u.top for u in lead.units if u.width == 1]
-    pairs = [u.top for u in lead.units if u.width >= 2 and u.length == 1]
+    the suit above its lowest single, fewer than w copies of a face above its lowest tuple of width w
+    (one above the lowest pair, two above the lowest triple…) (face → cap)."""
+    lowest: dict[int, int] = {}
+    for unit in lead.units:
+        if unit.length == 1:
+            lowest[unit.width] = min(lowest.get(unit.width, unit.top), unit.top)
     caps = {}
     for face in ctx.faces_by_suit[lead.suit]:
-        if singles and ctx.strength[face] > min(singles):
-            caps[face] = 0
-        elif pairs and ctx.strength[face] > min(pairs):
-            caps[face] = 1
+        above = [width - 1 for width, top in lowest.items() if ctx.strength[face] > top]
+        if above:
+            caps[face] = min(above)
     return caps
+
+
+def shows_no_pair(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> bool:
+    """True when a follower who answered `lead` with `play`, all of the led suit, is shown to hold no pair
+    of that suit now: the play has fewer pairs than the lead (a triple counts one, a quad two) and, with
+    three or four decks, no hand holding a further pair (or triple, quad) of any face of the suit would
+    have made this play legal (wider ladders and `protect_longer` may let a holder play fewer pairs)."""
+    if _pairs(play) >= lead.pairs:
+        return False
+    if ctx.rules.decks <= 2:
+        return True
+    counts = face_counts(play)
+    for face in ctx.faces_by_suit[lead.suit]:
+        for extra in range(2, ctx.rules.decks - counts.get(face, 0) + 1):
+            hand = dict(counts)
+            hand[face] = hand.get(face, 0) + extra
+            if follow_problem(lead, hand, play, ctx) is None:
+                return False
+    return True
 
 
 def _pairs(cards: Sequence[Card]) -> int:
@@ -293,4 +314,4 @@ def track(record: DealRecord, seat: int, position: Position) -> Snapshot:
 
 
 __all__ = ["PlayEvent", "public_events", "last_event", "SeatTracker", "Snapshot", "TrickView", "Constraints", "tracker_for",
-           "track", "throw_caps", "known_after_throw", "TRUMP"]
+           "track", "throw_caps", "known_after_throw", "shows_no_pair", "TRUMP"]
