@@ -18,7 +18,7 @@ from trainer.engine.cards import Card, full_deck, parse_cards, pretty_cards
 from trainer.engine.combos import face_counts
 from trainer.engine.errors import IllegalPlayError, JipaiError, MalformedError, shown
 from trainer.engine.round import RoundResult, RoundState
-from trainer.engine.rules import SUPPORTED_DECKS, Rules
+from trainer.engine.rules import Rules
 from trainer.engine.seats import Seat
 from trainer.engine.trump import TrumpContext, parse_level, parse_trump
 from trainer.json_input import JSONInputError, read_json
@@ -145,8 +145,6 @@ def parse_record(data: Any) -> DealRecord:
         banker = int(Seat.parse(_need(data, "banker")))
     except MalformedError as error:
         raise InvalidRecordError(str(error)) from None
-    if rules.decks not in SUPPORTED_DECKS:
-        raise InvalidRecordError(f"rules: {rules.decks}-deck games are not supported yet (two decks only)")
     hands_value = _need(data, "hands")
     if not isinstance(hands_value, list) or len(hands_value) != 4:
         raise InvalidRecordError("hands: expected four hands in seat order")

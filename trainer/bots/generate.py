@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from trainer.bots.play import BOTS, play_hand
-from trainer.engine.rules import SUPPORTED_DECKS, Rules
+from trainer.engine.rules import Rules
 
 BOT_KINDS = tuple(BOTS)
 HANDS_PER_GAME = 8
@@ -52,8 +52,6 @@ def generate_records(rules: Rules, seed: int, count: int, bots: str = "heuristic
     """`count` complete `jipai-deal/1` records played by `bots`, deterministic in `seed`."""
     if bots not in BOT_KINDS:
         raise ValueError(f"unknown bots {bots!r} (known: {', '.join(BOT_KINDS)})")
-    if rules.decks not in SUPPORTED_DECKS:
-        raise ValueError(f"{rules.decks}-deck games are not supported yet (two decks only)")
     tasks = [(rules, seed, game, min(HANDS_PER_GAME, count - game * HANDS_PER_GAME), bots)
              for game in range((count + HANDS_PER_GAME - 1) // HANDS_PER_GAME)]
     if jobs > 1 and len(tasks) > 1:

@@ -50,6 +50,11 @@ class Lead:
         return cls(tuple(cards), combo.suit, combo.units, pairs, tractors)
 
     @property
+    def wide(self) -> bool:
+        """True when the lead holds a triple or a quad (3 or 4 decks): followed by the wide ladder."""
+        return self.units[0].width >= 3
+
+    @property
     def size(self) -> int:
         """Cards led."""
         return len(self.cards)
@@ -82,6 +87,8 @@ def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
             return f"does not hold {pretty_cards([Card.from_index(face)] * (copies - hand.get(face, 0)))}"
     suit = lead.suit
     suit_of = ctx.suit_of
+    if ctx.rules.bombs != "none" and is_bomb(played) and _bomb_allowed(lead, hand, played, ctx):
+        return None
     in_suit_count = sum(copies for face, copies in played.items() if suit_of[face] == suit)
     if in_suit_count == n and not lead.pairs:
         return None
@@ -101,11 +108,17 @@ def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
     follow = ctx.rules.follow
     if follow == "loose" or not lead.pairs:
         return None
-    best = _rank(held, lead, ctx)
-    got = _rank(in_suit, lead, ctx)
-    if got == best:
-        return None
+    protect = follow.startswith("protect_longer") and ctx.rules.decks >= 3
     what = f"the {lead.kind} in {label}"
+    if lead.wide:
+        return _wide_problem(lead, held, in_suit, play, protect, what, ctx)
+    best = _rank({f: c for f, c in held.items() if c == 2} if protect else held, lead, ctx)
+    got = _rank(in_suit, lead, ctx)
+    if got >= best:
+        if protect and _skips_genuine(held, in_suit, {2: got[0]}):
+            return (f"must follow {what} with the pairs held as pairs (holds {_pretty(held, ctx)}), "
+                    f"not with cards taken out of a wider tuple; played {pretty_cards(play)}")
+        return None
     held_pairs = [Card.from_index(f) for f in ctx.faces_by_suit[suit] for _ in range(2 * (held.get(f, 0) // 2))]
     if got[0] < best[0]:
         need = "a pair" if best[0] == 1 else f"{best[0]} pairs"
@@ -114,6 +127,149 @@ def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
     return (f"must follow {what} with a {longest}-pair tractor"
             f"{' and more' if len(best[1]) > 1 else ''} (holds {pretty_cards(held_pairs)}) "
             f"but played {pretty_cards(play)}")
+
+
+def is_bomb(counts: dict[int, int]) -> bool:
+    """True when the cards are 4 or more copies of one face: a bomb under `bombs` (rules.md §9)."""
+    return len(counts) == 1 and next(iter(counts.values())) >= 4
+
+
+def _bomb_allowed(lead: Lead, hand: dict[int, int], played: dict[int, int], ctx: TrumpContext) -> bool:
+    """Whether a bomb may answer the lead: always under `bombs = allow`; under `allow_suit_following`
+    when it is of the led suit or trump, or the follower holds no card of the led suit."""
+    if ctx.rules.bombs == "allow":
+        return True
+    suit = ctx.suit_of[next(iter(played))]
+    return suit in (lead.suit, TRUMP) or not _suit_part(hand, lead.suit, ctx)
+
+
+def _skips_genuine(held: dict[int, int], in_suit: dict[int, int], slots: dict[int, int]) -> bool:
+    """`protect_longer` (rbtying LongerTuplesProtected): True when the play fills some of its `slots`
+    (tuple width → slots filled) with cards taken out of wider tuples while tuples of exactly that width
+    stay in the hand that could fill them."""
+    for width, filled in slots.items():
+        covered = sum(1 for copies in in_suit.values() if copies == width)
+        missing = filled - covered
+        if missing > 0:
+            left = sum(1 for face, copies in held.items() if copies - in_suit.get(face, 0) == width)
+            if left >= missing:
+                return True
+    return False
+
+
+WideRank = tuple[int, tuple[int, ...], tuple[int, ...], int, int]
+"""A wide follow's rank: (quads, triple-tractor pieces, pair-tractor pieces, triples, pairs)."""
+
+
+def _wide_caps(lead: Lead, ctx: TrumpContext) -> tuple[int, tuple[int, ...], tuple[int, ...], int, int]:
+    """What a wide lead can ask for: quads, triple-tractor bins, pair-tractor bins, triples, pairs.
+
+    A led quad counts as two pairs and, unless `follow` is a tractor_on_tractor_only variant, as a
+    2-pair tractor bin; a triple is asked for only by the lead's triples (rules.md §4, decisions)."""
+    quads = sum(unit.length for unit in lead.units if unit.width == 4)
+    bins3 = tuple(unit.length for unit in lead.units if unit.width >= 3 and unit.length >= 2)
+    bins2 = [unit.length for unit in lead.units if unit.width >= 2 and unit.length >= 2]
+    if not ctx.rules.follow.endswith("tractor_on_tractor_only"):
+        bins2 += [2 for unit in lead.units if unit.width == 4 and unit.length == 1]
+    triples = sum(unit.length for unit in lead.units if unit.width == 3)
+    return quads, bins3, tuple(sorted(bins2, reverse=True)), triples, lead.pairs
+
+
+def _runs(positions: set[int]) -> tuple[int, ...]:
+    """Lengths of the maximal runs of consecutive positions (2 or more)."""
+    runs = []
+    for top in positions:
+        if top + 1 not in positions:
+            length = 1
+            while top - length in positions:
+                length += 1
+            if length >= 2:
+                runs.append(length)
+    return tuple(sorted(runs, reverse=True))
+
+
+def _wide_rank(counts: dict[int, int], caps: tuple[int, tuple[int, ...], tuple[int, ...], int, int],
+               ctx: TrumpContext, exact: bool = False) -> WideRank:
+    """The rank of a set of led-suit cards against a wide lead's `caps`; with `exact`, a face counts
+    only as a tuple of exactly its copies (protect_longer: nothing is taken out of a wider tuple)."""
+    quads, bins3, bins2, triples, pairs = caps
+    position = ctx.position
+
+    def has(copies: int, width: int) -> bool:
+        return copies == width if exact else copies >= width
+
+    got_quads = sum(1 for c in counts.values() if has(c, 4))
+    got_triples = sum(1 for c in counts.values() if has(c, 3))
+    got_pairs = sum(1 for c in counts.values() if c == 2) if exact else sum(c // 2 for c in counts.values())
+    t3 = best_packing(_runs({position[f] for f, c in counts.items() if has(c, 3)}), bins3) if bins3 else ()
+    t2 = best_packing(_runs({position[f] for f, c in counts.items() if has(c, 2)}), bins2) if bins2 else ()
+    return min(got_quads, quads), t3, t2, min(got_triples, triples), min(got_pairs, pairs)
+
+
+_WIDE_BEST: dict[tuple[object, ...], WideRank] = {}
+
+
+def _wide_best(held: dict[int, int], lead: Lead, n: int, protect: bool, ctx: TrumpContext) -> WideRank:
+    """The best rank any `n` of the held led-suit cards reach against a wide lead (searched over the
+    tuples taken from each face; singles fill the rest)."""
+    caps = _wide_caps(lead, ctx)
+    key = (id(ctx), tuple(sorted(held.items())), caps, n, protect)
+    found = _WIDE_BEST.get(key)
+    if found is not None:
+        return found
+    faces = [(f, c) for f, c in held.items() if c >= 2]
+    best: list[WideRank] = []
+    chosen: dict[int, int] = {}
+
+    def walk(i: int, budget: int) -> None:
+        if i == len(faces):
+            rank = _wide_rank(chosen, caps, ctx, exact=protect)
+            if not best or rank > best[0]:
+                best[:] = [rank]
+            return
+        face, copies = faces[i]
+        walk(i + 1, budget)
+        for take in ((copies,) if protect else range(2, copies + 1)):
+            if take <= budget:
+                chosen[face] = take
+                walk(i + 1, budget - take)
+                del chosen[face]
+
+    walk(0, n)
+    if len(_WIDE_BEST) > 20000:
+        _WIDE_BEST.clear()
+    _WIDE_BEST[key] = best[0]
+    return best[0]
+
+
+def _wide_problem(lead: Lead, held: dict[int, int], in_suit: dict[int, int], play: Sequence[Card],
+                  protect: bool, what: str, ctx: TrumpContext) -> str | None:
+    """Why a full led-suit answer to a lead holding triples or quads breaks the wide ladder, or None
+    (rules.md §4: seed 004's rungs for three decks; quads count as two pairs)."""
+    best = _wide_best(held, lead, lead.size, protect, ctx)
+    got = _wide_rank(in_suit, _wide_caps(lead, ctx), ctx)
+    if got >= best:
+        wide = sorted((c for c in in_suit.values() if c >= 3), reverse=True)[:got[0] + got[3]]
+        if protect and _skips_genuine(held, in_suit, {3: got[3], 2: got[4] - sum(c // 2 for c in wide)}):
+            return (f"must follow {what} with the tuples held as they are (holds {_pretty(held, ctx)}), "
+                    f"not with cards taken out of a wider tuple; played {pretty_cards(play)}")
+        return None
+    return f"must follow {what} with {_describe_rank(best)} (holds {_pretty(held, ctx)}) but played {pretty_cards(play)}"
+
+
+def _describe_rank(rank: WideRank) -> str:
+    """The structure a wide rank asks for, in words: `a quad`, `a 2-triple tractor`, `2 pairs`."""
+    quads, t3, t2, triples, pairs = rank
+    parts = []
+    if quads:
+        parts.append("a quad" if quads == 1 else f"{quads} quads")
+    parts += [f"a {length}-triple tractor" for length in t3]
+    parts += [f"a {length}-pair tractor" for length in t2]
+    if triples and not t3:
+        parts.append("a triple" if triples == 1 else f"{triples} triples")
+    if pairs and not (quads or t2 or t3):
+        parts.append("a pair" if pairs == 1 else f"{pairs} pairs")
+    return " and ".join(parts) or "singles"
 
 
 def forms_lead_shape(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> bool:
