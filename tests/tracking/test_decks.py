@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from trainer import records
 from trainer.engine import Card, Rules
 from trainer.engine.follow import Lead
 from trainer.engine.trump import TrumpContext
@@ -27,12 +26,6 @@ EXTRAS = {
     3: (["BJ"] * 3, ["SJ"] * 3, ["2S"] * 3, ["2H"] * 3, ["2C"] * 3 + ["2D"] * 3),
     4: (["BJ"] * 4, ["SJ"] * 4, ["2S"] * 4, ["2H"] * 4, ["2C"] * 4 + ["2D"] * 4),
 }
-
-
-@pytest.fixture(autouse=True)
-def every_deck_count(monkeypatch):
-    """Records of every deck count are accepted (the engine side lifts the two-deck limit)."""
-    monkeypatch.setattr(records, "SUPPORTED_DECKS", (1, 2, 3, 4), raising=False)
 
 
 def c(text: str) -> list[str]:
@@ -212,3 +205,12 @@ def test_three_deck_fewer_pairs_than_the_lead_shows_no_pair(lead, play, shown):
     ctx = TrumpContext.parse("2", "none", Rules.parse("three-deck"))
     cards = [Card.parse(card) for card in play.split()]
     assert shows_no_pair(Lead.of([Card.parse(card) for card in lead.split()], ctx), cards, ctx) is shown
+
+
+@pytest.mark.parametrize("follow, shown", [("strict", True), ("protect_longer", False)])
+def test_under_protect_longer_singles_on_a_pair_leave_room_for_a_triple(follow, shown):
+    # a follower keeping ♠QQQ need not break it for the pair slot (rules.md §4 protect_longer): playing
+    # two singles then proves no pair outside a wider tuple, so no_pairs (no pair at all) is not shown
+    ctx = TrumpContext.parse("2", "none", Rules.parse({"preset": "three-deck", "follow": follow}))
+    lead = Lead.of([Card.parse("9S"), Card.parse("9S")], ctx)
+    assert shows_no_pair(lead, [Card.parse("KS"), Card.parse("3S")], ctx) is shown

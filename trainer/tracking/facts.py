@@ -68,11 +68,6 @@ def live_tuple_faces(snap: Snapshot, suit: int, void_bits: Sequence[int], width:
     return [f for f in snap.ctx.faces_by_suit[suit] if snap.unseen[f] >= width]
 
 
-def live_pair_faces(snap: Snapshot, suit: int, void_bits: Sequence[int]) -> list[int]:
-    """Faces of `suit` with 2+ unseen copies that some other seat could still hold as a pair."""
-    return live_tuple_faces(snap, suit, void_bits, 2)
-
-
 def listed_widths(decks: int) -> range:
     """The tuple widths whose live faces and tractors are listed: pairs always (none can be live with one
     deck), triples with three or four decks, quads with four."""

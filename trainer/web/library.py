@@ -173,7 +173,7 @@ def deal_row(checked: Checked, owner_id: int | None) -> Deal:
     kind = source.get("kind") if isinstance(source, dict) else None
     return Deal(
         id=checked.id, owner_id=owner_id, record=checked.data, rules=rules.preset,
-        custom_rules=rules != PRESETS[rules.preset], level=str(record.data["level"]).upper(),
+        custom_rules=rules != PRESETS[rules.preset], decks=rules.decks, level=str(record.data["level"]).upper(),
         trump="none" if record.ctx.trump is None else record.ctx.trump.letter, banker=record.banker,
         complete=rep.complete, tricks=len(record.tricks),
         attackers_score=rep.result.attackers_score if rep.result else None,
@@ -257,12 +257,13 @@ class Filters:
     """The deal list's filters; None means any."""
 
     rules: str | None = None
+    decks: int | None = None
     trump: str | None = None
     complete: bool | None = None
     mine: bool | None = None
 
 
-LIST_COLUMNS = (Deal.pk, Deal.id, Deal.owner_id, Deal.rules, Deal.custom_rules, Deal.level, Deal.trump,
+LIST_COLUMNS = (Deal.pk, Deal.id, Deal.owner_id, Deal.rules, Deal.custom_rules, Deal.decks, Deal.level, Deal.trump,
                 Deal.complete, Deal.tricks, Deal.attackers_score, Deal.source_kind)
 """The columns the deal list shows (never the record's JSON)."""
 
@@ -274,6 +275,8 @@ def visible_deals(session: Session, owner_id: int, filters: Filters, after: Curs
     where = [_visible(owner_id)]
     if filters.rules:
         where.append(col(Deal.rules) == filters.rules)
+    if filters.decks:
+        where.append(col(Deal.decks) == filters.decks)
     if filters.trump:
         where.append(col(Deal.trump) == filters.trump)
     if filters.complete is not None:
