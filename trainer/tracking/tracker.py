@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from trainer.engine.cards import Card
@@ -272,9 +273,20 @@ def shows_no_pair(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> bool:
         return False
     if ctx.rules.decks <= 2:
         return True
-    counts = face_counts(play)
+    return _no_legal_holder(lead, tuple(sorted(face_counts(play).items())), ctx)
+
+
+@lru_cache(maxsize=4096)
+def _no_legal_holder(lead: Lead, played: tuple[tuple[int, int], ...], ctx: TrumpContext) -> bool:
+    """`shows_no_pair`'s wide-deck test, remembered: the four seats' trackers (and the recount) ask it
+    about the same play. Without `protect_longer` more copies only oblige more, so one further pair of a
+    face decides; with it a wider tuple kept whole may excuse the play, so every width is tried."""
+    play = [Card.from_index(face) for face, copies in played for _ in range(copies)]
+    counts = dict(played)
+    every_width = ctx.rules.follow.startswith("protect_longer")
     for face in ctx.faces_by_suit[lead.suit]:
-        for extra in range(2, ctx.rules.decks - counts.get(face, 0) + 1):
+        room = ctx.rules.decks - counts.get(face, 0)
+        for extra in range(2, room + 1 if every_width else min(room, 2) + 1):
             hand = dict(counts)
             hand[face] = hand.get(face, 0) + extra
             if follow_problem(lead, hand, play, ctx) is None:
