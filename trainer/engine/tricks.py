@@ -24,7 +24,7 @@ from trainer.engine.trump import TRUMP, TrumpContext
 BOMB = 100_000
 """Bombs (`bombs` option) rank above everything: BOMB + 1000 × cards + strength of the face."""
 WIDER = 50_000
-"""Four decks (seed 000): the wider plays that take a pair-tractor trick rank above every tractor."""
+"""The four-deck preset (seed 000): the wider plays that take a pair-tractor trick rank above every tractor."""
 WIDER_THAN_TRACTOR = {2: (4, 1), 3: (3, 2), 4: (4, 2)}
 """Four decks: pair-tractor length → the (width, length) of the wider play of as many cards that beats it:
 a quad (2222 > 7788), two consecutive triples (222333 > 667788), two consecutive quads."""
@@ -142,7 +142,8 @@ def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> list[in
         if unit.width == 1:
             return [ctx.strength[play[0].index]]
         counts = face_counts(play)
-        if ctx.rules.decks == 4 and unit.width == 2 and unit.length in WIDER_THAN_TRACTOR:
+        if unit.width == 2 and unit.length in WIDER_THAN_TRACTOR and ctx.rules.preset == "four-deck" \
+                and ctx.rules.decks == 4:
             wider = _candidates(counts, *WIDER_THAN_TRACTOR[unit.length], ctx)
             if wider:
                 return [WIDER + wider[0][0]]
