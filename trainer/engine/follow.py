@@ -81,6 +81,10 @@ def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
     n = lead.size
     if len(play) != n:
         return f"must play {n} card{'s' if n > 1 else ''} to follow, played {len(play)}"
+    if n == 1 and hand.get(play[0].index):  # a single: only the suit is judged
+        suit_of, suit = ctx.suit_of, lead.suit
+        if suit_of[play[0].index] == suit or not any(copies and suit_of[face] == suit for face, copies in hand.items()):
+            return None
     played = face_counts(play)
     for face, copies in played.items():
         if hand.get(face, 0) < copies:
@@ -213,7 +217,7 @@ def _wide_best(held: dict[int, int], lead: Lead, n: int, protect: bool, ctx: Tru
     """The best rank any `n` of the held led-suit cards reach against a wide lead (searched over the
     tuples taken from each face; singles fill the rest)."""
     caps = _wide_caps(lead, ctx)
-    key = (id(ctx), tuple(sorted(held.items())), caps, n, protect)
+    key = (ctx.level, ctx.trump, ctx.rules, tuple(sorted(held.items())), caps, n, protect)
     found = _WIDE_BEST.get(key)
     if found is not None:
         return found
