@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from trainer.engine.cards import Card
 from trainer.engine.combos import decompose
-from trainer.engine.follow import Lead, follow_problem, legal_follows, legal_leads, random_follow
+from trainer.engine.follow import Lead, is_legal_follow, legal_follows, legal_leads, random_follow
 from trainer.engine.trump import TRUMP, TrumpContext
 from trainer.engine.tricks import beats, play_profile
 from trainer.tracking.tracker import PlayEvent, SeatTracker
@@ -237,7 +237,7 @@ class HeuristicBot(Bot):
         seen = set()
         for play in self._candidates(lead, hand):
             key = tuple(sorted(c.index for c in play))
-            if key in seen or follow_problem(lead, hand, play, ctx) is not None:
+            if key in seen or not is_legal_follow(lead, hand, play, ctx):
                 continue
             seen.add(key)
             profile = play_profile(lead, play, ctx)
