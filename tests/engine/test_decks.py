@@ -367,3 +367,19 @@ def test_round_state_plays_a_titanic_trick() -> None:
         state.follow(hand)
     assert state.tricks[0].winner == 2
     assert state.points_won == [0, 0, 45, 0]
+
+
+# -- the largest unit is the one with most cards (§5, §6) -----------------------------------------
+
+def test_largest_unit_decides_a_throw_with_a_triple_and_a_tractor() -> None:
+    """♠KKK 5566 (level 2, ♥ trump): the 2-pair tractor (4 cards) is the largest unit, not the triple.
+    Of two ruffs, ♥555 8899 beats ♥AAA 3344 by its higher tractor though its triple is lower; the
+    kitty multiplier is the tractor's."""
+    ctx = context("three-deck")
+    lead = parse_cards("KS KS KS 5S 5S 6S 6S")
+    assert Lead.of(lead, ctx).units[Lead.of(lead, ctx).deciding].shape == (2, 2)
+    high_triple = parse_cards("AH AH AH 3H 3H 4H 4H")
+    high_tractor = parse_cards("5H 5H 5H 8H 8H 9H 9H")
+    assert trick_winner([lead, high_triple, high_tractor], ctx) == 2
+    assert trick_winner([lead, high_tractor, high_triple], ctx) == 1
+    assert kitty_multiplier(Lead.of(lead, ctx), ctx.rules) == 16  # power_cards: 2 ** 4

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from trainer.engine.cards import Card, parse_cards, pretty_cards
-from trainer.engine.combos import (Combination, Unit, best_packing, decompose, face_counts,
+from trainer.engine.combos import (Combination, Unit, best_packing, decompose, face_counts, largest_index,
                                    pair_structure)
 from trainer.engine.trump import TRUMP, TrumpContext
 
@@ -53,6 +53,11 @@ class Lead:
     def wide(self) -> bool:
         """True when the lead holds a triple or a quad (3 or 4 decks): followed by the wide ladder."""
         return self.units[0].width >= 3
+
+    @property
+    def deciding(self) -> int:
+        """The index of the unit that decides the trick and sets the kitty multiplier (the largest)."""
+        return 0 if len(self.units) == 1 else largest_index(self.units)
 
     @property
     def size(self) -> int:

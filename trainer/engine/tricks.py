@@ -150,6 +150,9 @@ def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> list[in
         found = _candidates(counts, unit.width, unit.length, ctx)
         return [found[0][0]] if found else None
     counts = dict(face_counts(play))
+    deciding = lead.deciding
+    if ctx.rules.throw_compare == "largest_unit" and deciding:  # the grouping best for the largest unit
+        return max(_groupings(counts, lead.units, 0, ctx), key=lambda grouping: grouping[deciding], default=None)
     if ctx.rules.throw_compare != "all_units":
         return next(_groupings(counts, lead.units, 0, ctx), None)
     best: list[int] | None = None
@@ -162,8 +165,11 @@ def beats(profile: list[int], best: list[int], play: Sequence[Card], best_play: 
           lead: Lead, ctx: TrumpContext) -> bool:
     """True when a play with `profile` takes the trick from the play winning it with `best`."""
     rule = ctx.rules.throw_compare
-    if len(lead.units) == 1 or rule == "largest_unit" or max(profile[0], best[0]) >= WIDER:
+    if len(lead.units) == 1 or max(profile[0], best[0]) >= WIDER:
         return profile[0] > best[0]
+    if rule == "largest_unit":
+        deciding = lead.deciding
+        return profile[deciding] > best[deciding]
     if rule == "all_units":
         return next(_groupings(dict(face_counts(play)), lead.units, 0, ctx, above=best), None) is not None
     if rule == "highest_card":
