@@ -383,3 +383,40 @@ def test_largest_unit_decides_a_throw_with_a_triple_and_a_tractor() -> None:
     assert trick_winner([lead, high_triple, high_tractor], ctx) == 2
     assert trick_winner([lead, high_tractor, high_triple], ctx) == 1
     assert kitty_multiplier(Lead.of(lead, ctx), ctx.rules) == 16  # power_cards: 2 ** 4
+
+
+@pytest.mark.parametrize(("follow", "lead", "hand", "play", "legal"), [
+    # §11.2, four decks: a led quad → quad → 2-pair tractor → two pairs → a pair + two → singles
+    ("strict", "KS KS KS KS", "9S 9S 9S 9S 3S 3S 4S 4S", "9S 9S 9S 9S", True),
+    ("strict", "KS KS KS KS", "9S 9S 9S 9S 3S 3S 4S 4S", "3S 3S 4S 4S", False),
+    ("strict", "KS KS KS KS", "3S 3S 4S 4S 9S 9S 9S JS", "3S 3S 4S 4S", True),
+    ("strict", "KS KS KS KS", "3S 3S 4S 4S 9S 9S 9S JS", "9S 9S 9S JS", False),
+    ("strict", "KS KS KS KS", "3S 3S 4S 4S 9S 9S 9S JS", "9S 9S 3S 3S", False),
+    ("tractor_on_tractor_only", "KS KS KS KS", "3S 3S 4S 4S 9S 9S 9S JS", "9S 9S 3S 3S", True),
+    ("tractor_on_tractor_only", "KS KS KS KS", "3S 3S 4S 4S 9S 9S 9S JS", "9S 9S 9S JS", False),
+    # a led triple with four decks: a quad gives the triple
+    ("strict", "KS KS KS", "9S 9S 9S 9S 3S 3S", "9S 9S 9S", True),
+    ("strict", "KS KS KS", "9S 9S 9S 9S 3S 3S", "3S 3S 9S", False),
+])
+def test_four_deck_wide_leads(follow: str, lead: str, hand: str, play: str, legal: bool) -> None:
+    assert is_legal("four-deck", lead, hand, play, follow=follow) is legal
+
+
+@pytest.mark.parametrize(("lead", "hand", "play", "legal"), [
+    # §11.1: a led 3-triple tractor asks first for the longest triple tractor (here a 泰坦尼克), then
+    # for pairs: 泰坦尼克 + a pair + a single
+    ("3S 3S 3S 4S 4S 4S 5S 5S 5S", "7S 7S 7S 8S 8S 8S 10S 10S JS JS QS",
+     "7S 7S 7S 8S 8S 8S 10S 10S QS", True),
+    ("3S 3S 3S 4S 4S 4S 5S 5S 5S", "7S 7S 7S 8S 8S 8S 10S 10S JS JS QS",
+     "7S 7S 7S 8S 8S 8S 10S JS QS", False),
+    ("3S 3S 3S 4S 4S 4S 5S 5S 5S", "7S 7S 7S 8S 8S 8S 10S 10S JS JS QS",
+     "7S 7S 8S 8S 10S 10S JS JS QS", False),
+    # a throw holding a triple: triple + pair + single before triple + singles
+    ("7S 7S 7S 9S 9S AS", "3S 3S 3S 5S 5S 6S 8S", "3S 3S 3S 5S 5S 6S", True),
+    ("7S 7S 7S 9S 9S AS", "3S 3S 3S 5S 5S 6S 8S", "3S 3S 3S 5S 6S 8S", False),
+    # 泰坦尼克 + a single is followed like 泰坦尼克, one card more free
+    ("7S 7S 7S 8S 8S 8S AS", "3S 3S 3S 9S 9S 9S JS QS", "3S 3S 3S 9S 9S 9S QS", True),
+    ("7S 7S 7S 8S 8S 8S AS", "3S 3S 3S 9S 9S 9S JS QS", "3S 3S 3S 9S 9S JS QS", False),
+])
+def test_three_deck_unlisted_leads(lead: str, hand: str, play: str, legal: bool) -> None:
+    assert is_legal("three-deck", lead, hand, play) is legal
