@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +129,17 @@ def _cards(value: Any, where: str) -> tuple[Card, ...]:
         raise InvalidRecordError(f"{where}: {error}") from None
 
 
+def _canonical_plays(plays: list[Any]) -> tuple[tuple[Card, ...], ...] | None:
+    """The plays when every one is a list of canonical card names (the common case, read without
+    building error context), else None."""
+    if not all(type(play) is list for play in plays):
+        return None
+    try:
+        return tuple(tuple(_CANONICAL[token] for token in play) for play in plays)
+    except (KeyError, TypeError):
+        return None
+
+
 def parse_record(data: Any) -> DealRecord:
     """Read a record object; structural problems raise `InvalidRecordError` naming the field."""
     if not isinstance(data, dict):
@@ -141,7 +153,7 @@ def parse_record(data: Any) -> DealRecord:
         raise InvalidRecordError(f"rules: expected a preset name or an object, not {shown(rules_value)}")
     try:
         rules = Rules.parse(rules_value)
-        ctx = TrumpContext(parse_level(_need(data, "level")), parse_trump(_need(data, "trump")), rules)
+        ctx = TrumpContext.shared(parse_level(_need(data, "level")), parse_trump(_need(data, "trump")), rules)
         banker = int(Seat.parse(_need(data, "banker")))
     except MalformedError as error:
         raise InvalidRecordError(str(error)) from None
@@ -165,7 +177,8 @@ def parse_record(data: Any) -> DealRecord:
         plays_value = raw.get("plays")
         if not isinstance(plays_value, list) or not 1 <= len(plays_value) <= 4:
             raise InvalidRecordError(f"trick {number}: plays must be a list of 1 to 4 plays")
-        plays = tuple(_cards(play, f"trick {number}, seat {(leader + i) % 4}") for i, play in enumerate(plays_value))
+        plays = _canonical_plays(plays_value) or tuple(
+            _cards(play, f"trick {number}, seat {(leader + i) % 4}") for i, play in enumerate(plays_value))
         attempt = _cards(raw["attempt"], f"trick {number}, seat {leader}, attempt") if "attempt" in raw else None
         tricks.append(RecordedTrick(leader, plays, attempt))
     declarations = data.get("declarations", [])
@@ -223,6 +236,12 @@ class Replay:
     result: RoundResult | None
 
 
+@lru_cache(maxsize=4)
+def _full_decks(decks: int) -> Counter[Card]:
+    """Copies of every face in `decks` decks (shared: never change it)."""
+    return Counter(full_deck(decks))
+
+
 def _check_cards(record: DealRecord) -> None:
     rules = record.rules
     for seat, hand in enumerate(record.hands):
@@ -233,7 +252,7 @@ def _check_cards(record: DealRecord) -> None:
     dealt = Counter(record.kitty)
     for hand in record.hands:
         dealt.update(hand)
-    expected = Counter(full_deck(rules.decks))
+    expected = _full_decks(rules.decks)
     if dealt != expected:
         extra = dealt - expected
         missing = expected - dealt

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from trainer.engine.cards import Card
 from trainer.engine.combos import decompose
-from trainer.engine.follow import Lead, follow_problem, legal_follows, legal_leads, random_follow
+from trainer.engine.follow import Lead, is_legal_follow, legal_follows, legal_leads, random_follow
 from trainer.engine.trump import TRUMP, TrumpContext
 from trainer.engine.tricks import beats, play_profile
 from trainer.tracking.tracker import PlayEvent, SeatTracker
@@ -95,9 +95,11 @@ class HeuristicBot(Bot):
         ctx, unseen = self.ctx, self.tracker.unseen
         return sum(unseen[g] for g in ctx.faces_by_suit[ctx.suit_of[face]] if ctx.strength[g] > ctx.strength[face])
 
-    def _pair_above(self, face: int) -> bool:
+    def _tuple_above(self, face: int, width: int = 2) -> bool:
+        """True when `width` unseen copies of one face stronger than `face` may be out against me."""
         ctx, unseen = self.ctx, self.tracker.unseen
-        return any(unseen[g] >= 2 for g in ctx.faces_by_suit[ctx.suit_of[face]] if ctx.strength[g] > ctx.strength[face])
+        return any(unseen[g] >= width for g in ctx.faces_by_suit[ctx.suit_of[face]]
+                   if ctx.strength[g] > ctx.strength[face])
 
     def _is_signal(self, card: Card) -> bool:
         return self.ctx.suit_of[card.index] != TRUMP and card.rank in self.signals
@@ -129,7 +131,8 @@ class HeuristicBot(Bot):
             by_suit.setdefault(ctx.suit_of[face], {})[face] = copies
         trumps = by_suit.get(TRUMP, {})
         unseen_trumps = sum(self.tracker.unseen[f] for f in ctx.faces_by_suit[TRUMP])
-        if self.banker_side and trumps and unseen_trumps and sum(trumps.values()) >= max(7, unseen_trumps // 2):
+        enough = max(7 * ctx.rules.decks // 2, unseen_trumps // 2)
+        if self.banker_side and trumps and unseen_trumps and sum(trumps.values()) >= enough:
             boss = self._boss_units(trumps)
             if boss:
                 return boss[0]
@@ -164,7 +167,7 @@ class HeuristicBot(Bot):
         found = []
         for unit in decompose(cards, self.ctx):
             top = unit.faces[0]
-            if unit.width >= 2 and not self._pair_above(top) or unit.width == 1 and not self._unseen_above(top):
+            if unit.width >= 2 and not self._tuple_above(top, unit.width) or unit.width == 1 and not self._unseen_above(top):
                 found.append(unit.cards())
         return found
 
@@ -172,7 +175,8 @@ class HeuristicBot(Bot):
         """True when every unit of my cards in a suit is boss: throwing them all cannot fail."""
         units = decompose(cards, self.ctx)
         return len(units) > 1 and all(
-            not self._pair_above(u.faces[0]) if u.width >= 2 else not self._unseen_above(u.faces[0]) for u in units)
+            not self._tuple_above(u.faces[0], u.width) if u.width >= 2 else not self._unseen_above(u.faces[0])
+            for u in units)
 
     # -- following -------------------------------------------------------------------------------
     def _candidates(self, lead: Lead, hand: dict[int, int]) -> Iterator[list[Card]]:
@@ -233,14 +237,14 @@ class HeuristicBot(Bot):
         seen = set()
         for play in self._candidates(lead, hand):
             key = tuple(sorted(c.index for c in play))
-            if key in seen or follow_problem(lead, hand, play, ctx) is not None:
+            if key in seen or not is_legal_follow(lead, hand, play, ctx):
                 continue
             seen.add(key)
             profile = play_profile(lead, play, ctx)
             wins = profile is not None and best_profile is not None and beats(profile, best_profile, play, best_play,
                                                                              lead, ctx)
             points = sum(c.points for c in play)
-            cost = sum(self._value(c) for c in play)
+            cost = sum(self._value(c) for c in play) + self._broken_tuples(play, hand)
             score = -cost
             if partner_winning:
                 score += (points * 6 if safe_partner else -points * 3) - (40 if wins else 0)
@@ -257,12 +261,21 @@ class HeuristicBot(Bot):
             return random_follow(lead, hand, ctx, self.rng)
         return max(options, key=lambda item: item[:3])[3]
 
+    def _broken_tuples(self, play: Sequence[Card], hand: dict[int, int]) -> float:
+        """With three or four decks, a cost for splitting a triple or a quad (keep them for leads)."""
+        if self.ctx.rules.decks < 3:
+            return 0.0
+        taken: dict[int, int] = {}
+        for card in play:
+            taken[card.index] = taken.get(card.index, 0) + 1
+        return 8.0 * sum(1 for face, copies in taken.items() if hand[face] >= 3 and copies < hand[face])
+
     def _holds(self, play: Sequence[Card], lead: Lead) -> bool:
         """True when no unseen card can beat the partner's winning play (its top card is boss and
         the seats still to play are not known to be void, or the play is a big trump)."""
         ctx, tracker = self.ctx, self.tracker
         top = max(play, key=lambda c: ctx.strength[c.index])
-        if self._unseen_above(top.index) if lead.size == 1 else self._pair_above(top.index):
+        if self._unseen_above(top.index) if lead.size == 1 else self._tuple_above(top.index, lead.units[0].width):
             return False
         if ctx.suit_of[top.index] == TRUMP or lead.suit == TRUMP:
             return True

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
 
 from trainer.engine.cards import Card, parse_cards, pretty_cards
-from trainer.engine.combos import (Combination, Unit, best_packing, decompose, face_counts,
+from trainer.engine.combos import (Combination, Unit, best_packing, decompose, face_counts, largest_index,
                                    pair_structure)
 from trainer.engine.trump import TRUMP, TrumpContext
 
@@ -55,6 +55,11 @@ class Lead:
         return self.units[0].width >= 3
 
     @property
+    def deciding(self) -> int:
+        """The index of the unit that decides the trick and sets the kitty multiplier (the largest)."""
+        return 0 if len(self.units) == 1 else largest_index(self.units)
+
+    @property
     def size(self) -> int:
         """Cards led."""
         return len(self.cards)
@@ -78,13 +83,32 @@ def _suit_part(counts: dict[int, int], suit: int, ctx: TrumpContext) -> dict[int
 
 def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> str | None:
     """Why `play` is not a legal answer to `lead` from `hand` (copies per face index), or None."""
+    problem = _follow_verdict(lead, hand, play, ctx)
+    return None if problem is None else problem()
+
+
+def is_legal_follow(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> bool:
+    """True when `play` is a legal answer to `lead` from `hand` (no reason is put into words)."""
+    return _follow_verdict(lead, hand, play, ctx) is None
+
+
+Reason = Callable[[], str]
+"""A reason a play is illegal, put into words only when asked for."""
+
+
+def _follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> Reason | None:
+    """None when `play` legally answers `lead` from `hand`, else the reason why not (rules.md §4)."""
     n = lead.size
     if len(play) != n:
-        return f"must play {n} card{'s' if n > 1 else ''} to follow, played {len(play)}"
+        return lambda: f"must play {n} card{'s' if n > 1 else ''} to follow, played {len(play)}"
+    if n == 1 and hand.get(play[0].index):  # a single: only the suit is judged
+        suit_of, suit = ctx.suit_of, lead.suit
+        if suit_of[play[0].index] == suit or not any(copies and suit_of[face] == suit for face, copies in hand.items()):
+            return None
     played = face_counts(play)
     for face, copies in played.items():
         if hand.get(face, 0) < copies:
-            return f"does not hold {pretty_cards([Card.from_index(face)] * (copies - hand.get(face, 0)))}"
+            return lambda: f"does not hold {pretty_cards([Card.from_index(face)] * (copies - hand.get(face, 0)))}"
     suit = lead.suit
     suit_of = ctx.suit_of
     if ctx.rules.bombs != "none" and is_bomb(played) and _bomb_allowed(lead, hand, played, ctx):
@@ -100,12 +124,22 @@ def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
     label = suit_label(suit)
     if held_count <= n:
         if in_suit_count != held_count:
-            return (f"must play every {label} card held ({_pretty(held, ctx)}) before discarding, "
-                    f"but played {pretty_cards(play)}")
+            return lambda: (f"must play every {label} card held ({_pretty(held, ctx)}) before discarding, "
+                            f"but played {pretty_cards(play)}")
         return None
     if in_suit_count != n:
-        return f"must follow {label} with {n} {label} cards (holds {held_count}), but played {pretty_cards(play)}"
+        return lambda: (f"must follow {label} with {n} {label} cards (holds {held_count}), "
+                        f"but played {pretty_cards(play)}")
+    return _ladder_verdict(lead, held, in_suit, play, ctx)
+
+
+def _ladder_verdict(lead: Lead, held: dict[int, int], in_suit: dict[int, int], play: Sequence[Card],
+                    ctx: TrumpContext) -> Reason | None:
+    """The structure rule of §4 for a play all of the led suit from a follower holding more of it
+    than the lead's cards (`held`): None when it climbs the ladder as high as the hand allows."""
     follow = ctx.rules.follow
+    label = suit_label(lead.suit)
+    suit = lead.suit
     if follow == "loose" or not lead.pairs:
         return None
     protect = follow.startswith("protect_longer") and ctx.rules.decks >= 3
@@ -116,17 +150,22 @@ def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
     got = _rank(in_suit, lead, ctx)
     if got >= best:
         if protect and _skips_genuine(held, in_suit, {2: got[0]}):
-            return (f"must follow {what} with the pairs held as pairs (holds {_pretty(held, ctx)}), "
-                    f"not with cards taken out of a wider tuple; played {pretty_cards(play)}")
+            return lambda: (f"must follow {what} with the pairs held as pairs (holds {_pretty(held, ctx)}), "
+                            f"not with cards taken out of a wider tuple; played {pretty_cards(play)}")
         return None
-    held_pairs = [Card.from_index(f) for f in ctx.faces_by_suit[suit] for _ in range(2 * (held.get(f, 0) // 2))]
     if got[0] < best[0]:
         need = "a pair" if best[0] == 1 else f"{best[0]} pairs"
-        return f"must follow {what} with {need} (holds {pretty_cards(held_pairs)}) but played {pretty_cards(play)}"
+        return lambda: (f"must follow {what} with {need} (holds {_pretty_pairs(held, suit, ctx)}) "
+                        f"but played {pretty_cards(play)}")
     longest = best[1][0] if best[1] else 2
-    return (f"must follow {what} with a {longest}-pair tractor"
-            f"{' and more' if len(best[1]) > 1 else ''} (holds {pretty_cards(held_pairs)}) "
-            f"but played {pretty_cards(play)}")
+    return lambda: (f"must follow {what} with a {longest}-pair tractor"
+                    f"{' and more' if len(best[1]) > 1 else ''} (holds {_pretty_pairs(held, suit, ctx)}) "
+                    f"but played {pretty_cards(play)}")
+
+
+def _pretty_pairs(held: dict[int, int], suit: int, ctx: TrumpContext) -> str:
+    """The pairs among the held cards of a suit, for messages (a triple shows one pair)."""
+    return pretty_cards(Card.from_index(f) for f in ctx.faces_by_suit[suit] for _ in range(2 * (held.get(f, 0) // 2)))
 
 
 def is_bomb(counts: dict[int, int]) -> bool:
@@ -213,7 +252,7 @@ def _wide_best(held: dict[int, int], lead: Lead, n: int, protect: bool, ctx: Tru
     """The best rank any `n` of the held led-suit cards reach against a wide lead (searched over the
     tuples taken from each face; singles fill the rest)."""
     caps = _wide_caps(lead, ctx)
-    key = (id(ctx), tuple(sorted(held.items())), caps, n, protect)
+    key = (ctx.level, ctx.trump, ctx.rules, tuple(sorted(held.items())), caps, n, protect)
     found = _WIDE_BEST.get(key)
     if found is not None:
         return found
@@ -243,7 +282,7 @@ def _wide_best(held: dict[int, int], lead: Lead, n: int, protect: bool, ctx: Tru
 
 
 def _wide_problem(lead: Lead, held: dict[int, int], in_suit: dict[int, int], play: Sequence[Card],
-                  protect: bool, what: str, ctx: TrumpContext) -> str | None:
+                  protect: bool, what: str, ctx: TrumpContext) -> Reason | None:
     """Why a full led-suit answer to a lead holding triples or quads breaks the wide ladder, or None
     (rules.md §4: seed 004's rungs for three decks; quads count as two pairs)."""
     best = _wide_best(held, lead, lead.size, protect, ctx)
@@ -251,10 +290,11 @@ def _wide_problem(lead: Lead, held: dict[int, int], in_suit: dict[int, int], pla
     if got >= best:
         wide = sorted((c for c in in_suit.values() if c >= 3), reverse=True)[:got[0] + got[3]]
         if protect and _skips_genuine(held, in_suit, {3: got[3], 2: got[4] - sum(c // 2 for c in wide)}):
-            return (f"must follow {what} with the tuples held as they are (holds {_pretty(held, ctx)}), "
-                    f"not with cards taken out of a wider tuple; played {pretty_cards(play)}")
+            return lambda: (f"must follow {what} with the tuples held as they are (holds {_pretty(held, ctx)}), "
+                            f"not with cards taken out of a wider tuple; played {pretty_cards(play)}")
         return None
-    return f"must follow {what} with {_describe_rank(best)} (holds {_pretty(held, ctx)}) but played {pretty_cards(play)}"
+    return lambda: (f"must follow {what} with {_describe_rank(best)} (holds {_pretty(held, ctx)}) "
+                    f"but played {pretty_cards(play)}")
 
 
 def _describe_rank(rank: WideRank) -> str:
@@ -329,9 +369,10 @@ def legal_follows(lead: Lead, hand: dict[int, int], ctx: TrumpContext) -> Iterat
         for filler in _multisets(others, n - held_count):
             yield _cards_of(held, ctx) + _cards_of(filler, ctx)
     else:
+        bombs = ctx.rules.bombs != "none"
         for choice in _multisets(held, n):
             cards = _cards_of(choice, ctx)
-            if follow_problem(lead, hand, cards, ctx) is None:
+            if _ladder_verdict(lead, held, choice, cards, ctx) is None or bombs and is_bomb(choice):
                 yield cards
     if held_count:
         yield from lenient_shapes(lead, hand, ctx)
@@ -364,7 +405,7 @@ def random_follow(lead: Lead, hand: dict[int, int], ctx: TrumpContext, rng: rand
         return rng.sample(held_cards, n)
     for _ in range(30):
         guess = _guess(lead, held, ctx, rng)
-        if follow_problem(lead, hand, guess, ctx) is None:
+        if _follow_verdict(lead, hand, guess, ctx) is None:
             return guess
     options = []
     for option in legal_follows(lead, hand, ctx):
@@ -423,5 +464,5 @@ def _tractor_leads(pair_faces: list[int], ctx: TrumpContext) -> Iterator[list[Ca
                         yield cards
 
 
-__all__ = ["Lead", "follow_problem", "forms_lead_shape", "legal_follows", "legal_leads", "lenient_shapes",
+__all__ = ["Lead", "follow_problem", "is_legal_follow", "forms_lead_shape", "legal_follows", "legal_leads", "lenient_shapes",
            "random_follow", "suit_label", "parse_cards", "face_counts", "TrumpContext"]

@@ -35,9 +35,6 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
 
 OPTION_ALIASES = {("kitty_multiplier", "times_width"): "times_cards"}
 
-SUPPORTED_DECKS = (1, 2, 3, 4)
-"""Deck counts the engine plays: all of them (rules.md §9)."""
-
 
 @dataclass(frozen=True, slots=True)
 class Rules:

@@ -21,14 +21,15 @@ from sqlmodel import Session, col, select
 
 from trainer.bots.generate import generate_records
 from trainer.engine.errors import IllegalPlayError, JipaiError
-from trainer.engine.rules import PRESETS, SUPPORTED_DECKS, Rules
+from trainer.engine.rules import PRESETS, Rules
 from trainer.json_input import MAX_DEPTH, MAX_DIGITS, JSONInputError, read_json
 from trainer.records import DealRecord, Replay, parse_record, record_id, replay
 from trainer.web.keyset import Cursor, Page, keyset_page
 from trainer.web.models import Deal
 
-RULE_PRESETS = tuple(name for name, rules in PRESETS.items() if rules.decks in SUPPORTED_DECKS)
-"""The presets the library can hold and generate (the engine plays two decks today)."""
+RULE_PRESETS = tuple(name for name, rules in PRESETS.items() if rules.decks == 2)
+"""The presets the library can hold and generate (its pages show two-deck deals until the web part of
+issue 14 lands)."""
 TRUMPS = ("S", "H", "C", "D", "none")
 
 
