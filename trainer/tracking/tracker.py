@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from trainer.engine.cards import Card
 from trainer.engine.combos import face_counts
-from trainer.engine.follow import Lead, follow_problem, forms_lead_shape
+from trainer.engine.follow import Lead, forms_lead_shape, is_legal_follow
 from trainer.engine.round import RoundState
 from trainer.engine.scoring import kitty_multiplier
 from trainer.engine.trump import TRUMP, TrumpContext
@@ -289,7 +289,7 @@ def _no_legal_holder(lead: Lead, played: tuple[tuple[int, int], ...], ctx: Trump
         for extra in range(2, room + 1 if every_width else min(room, 2) + 1):
             hand = dict(counts)
             hand[face] = hand.get(face, 0) + extra
-            if follow_problem(lead, hand, play, ctx) is None:
+            if is_legal_follow(lead, hand, play, ctx):
                 return False
     return True
 

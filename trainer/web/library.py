@@ -27,9 +27,8 @@ from trainer.records import DealRecord, Replay, parse_record, record_id, replay
 from trainer.web.keyset import Cursor, Page, keyset_page
 from trainer.web.models import Deal
 
-RULE_PRESETS = tuple(name for name, rules in PRESETS.items() if rules.decks == 2)
-"""The presets the library can hold and generate (its pages show two-deck deals until the web part of
-issue 14 lands)."""
+RULE_PRESETS = tuple(PRESETS)
+"""The presets the library can hold and generate: every one, one to four decks."""
 TRUMPS = ("S", "H", "C", "D", "none")
 
 
