@@ -7,12 +7,16 @@ banker buries as it came. Every expected value is worked out from tracking.md an
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from trainer.engine import Card, Rules
 from trainer.engine.follow import Lead
 from trainer.engine.trump import TrumpContext
-from trainer.records import FORMAT, Position, parse_record, replay
+from trainer.cli import main
+from trainer.records import FORMAT, Position, load_record, parse_record, replay, state_at
 from trainer.tracking.facts import facts_json
 from trainer.tracking.inference import infer_json
 from trainer.tracking.recount import _proved_caps, recount
@@ -214,3 +218,41 @@ def test_under_protect_longer_singles_on_a_pair_leave_room_for_a_triple(follow, 
     ctx = TrumpContext.parse("2", "none", Rules.parse({"preset": "three-deck", "follow": follow}))
     lead = Lead.of([Card.parse("9S"), Card.parse("9S")], ctx)
     assert shows_no_pair(lead, [Card.parse("KS"), Card.parse("3S")], ctx) is shown
+
+
+DECK_DEALS = Path(__file__).parents[1] / "data" / "decks"
+LIVE_KEYS = {1: ["live_pairs", "live_tractors"], 3: ["live_pairs", "live_triples", "live_tractors",
+                                                     "live_triple_tractors"],
+             4: ["live_pairs", "live_triples", "live_quads", "live_tractors", "live_triple_tractors",
+                 "live_quad_tractors"]}
+
+
+@pytest.mark.parametrize("preset", ["one-deck", "three-deck", "four-deck"])
+def test_deal_track_on_a_bot_deal_of_each_deck_count(capsys, preset):
+    """`deal track --tier 2` on tests/data/decks/: the live keys of the deck count, the counts and points
+    conserved, and every tier-2 bound holding the seat's (or the kitty's) real cards."""
+    path = DECK_DEALS / f"{preset}.json"
+    record = load_record(path)
+    decks = record.rules.decks
+    spots = [Position(number, k) for number, trick in enumerate(record.tricks, start=1)
+             for k in range(len(trick.plays) + 1)][::9] + [Position.parse("end", record)]
+    for position in spots:
+        state = state_at(record, position)
+        for seat in range(4):
+            at = str(position)
+            assert main(["deal", "track", str(path), "--seat", str(seat), "--at", at, "--tier", "2"]) == 0
+            f = json.loads(capsys.readouterr().out)
+            for entry in f["suits"].values():
+                assert [key for key in entry if key.startswith("live_")] == LIVE_KEYS[decks]
+            if position.is_end:
+                continue
+            assert_invariants(f, decks)
+            for name, entry in f["suits"].items():
+                faces = record.ctx.faces_by_suit[("S", "H", "C", "D", "trump").index(name)]
+                known = 0 if seat != record.banker else sum(1 for card in record.buried if card.index in faces)
+                assert entry["played"] + entry["mine"] + entry["unseen"] + known == decks * len(faces)
+            truth = {str(q): dict(state.hands[q]) for q in range(4)}
+            truth["kitty"] = {card.index: sum(1 for c in record.buried if c is card) for card in record.buried}
+            for holder, holdings in f["inference"]["holdings"].items():
+                for card, (low, high) in holdings.items():
+                    assert low <= truth[holder].get(Card.parse(card).index, 0) <= high, (at, seat, holder, card)
