@@ -8,6 +8,7 @@ banker buries as it came. Every expected value is worked out from tracking.md an
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -15,12 +16,14 @@ import pytest
 from trainer.engine import Card, Rules
 from trainer.engine.follow import Lead
 from trainer.engine.trump import TrumpContext
+from trainer.bots.random import random_record
 from trainer.cli import main
+from trainer.engine.combos import face_counts
 from trainer.records import FORMAT, Position, load_record, parse_record, replay, state_at
 from trainer.tracking.facts import facts_json
 from trainer.tracking.inference import infer_json
 from trainer.tracking.recount import _proved_caps, recount
-from trainer.tracking.tracker import shows_no_pair, throw_caps, track
+from trainer.tracking.tracker import no_legal_holder, public_events, shows_no_pair, throw_caps, track
 
 RANKS = "A K Q J 10 9 8 7 6 5 4 3".split()
 PRESET = {1: "one-deck", 2: "standard", 3: "three-deck", 4: "four-deck"}
@@ -256,3 +259,24 @@ def test_deal_track_on_a_bot_deal_of_each_deck_count(capsys, preset):
             for holder, holdings in f["inference"]["holdings"].items():
                 for card, (low, high) in holdings.items():
                     assert low <= truth[holder].get(Card.parse(card).index, 0) <= high, (at, seat, holder, card)
+
+
+@pytest.mark.parametrize("spec", ["three-deck", "four-deck", {"preset": "four-deck", "follow": "tractor_on_tractor_only"},
+                                  {"preset": "three-deck", "follow": "protect_longer"}])
+def test_the_no_pair_shortcut_agrees_with_the_engine(spec):
+    """The tracker decides a lead of pairs and singles by counting pairs; on every such answer with
+    fewer pairs in random deals the engine refuses the play to every holder of a further pair too."""
+    rules = Rules.parse(spec)
+    checked = 0
+    for seed in range(12):
+        record = parse_record(random_record(random.Random(seed), rules, throw_rate=0.1))
+        ctx = record.ctx
+        for event in public_events(record):
+            lead = event.lead
+            in_suit = [card for card in event.cards if ctx.suit_of[card.index] == lead.suit]
+            if event.cards == lead.cards or len(in_suit) < lead.size or not lead.pairs:
+                continue
+            fewer = sum(copies // 2 for copies in face_counts(in_suit).values()) < lead.pairs
+            assert shows_no_pair(lead, in_suit, ctx) is (fewer and no_legal_holder(lead, in_suit, ctx))
+            checked += fewer
+    assert checked >= 20

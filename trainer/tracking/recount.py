@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from trainer.engine.cards import full_deck
+from trainer.engine.cards import Card, full_deck
 from trainer.engine.combos import face_counts
 from trainer.engine.follow import Lead, forms_lead_shape
 from trainer.engine.scoring import kitty_multiplier
 from trainer.engine.trump import TrumpContext
 from trainer.records import DealRecord, Position, state_at
-from trainer.tracking.tracker import Constraints, Snapshot, TrickView, shows_no_pair
+from trainer.tracking.tracker import Constraints, Snapshot, TrickView, no_legal_holder
 
 
 def _array(counter: Counter[int] | dict[int, int]) -> tuple[int, ...]:
@@ -51,7 +51,7 @@ def recount(record: DealRecord, seat: int, position: Position) -> Snapshot:
             no_pairs[who] |= (1 << lead.suit) if lead.pairs == 1 else 0
         elif len(in_suit) < lead.size:
             revealed[who] |= 1 << lead.suit
-        elif strict and lead.pairs and shows_no_pair(lead, in_suit, ctx):
+        elif strict and lead.pairs and _shown_pairless(lead, in_suit, ctx):
             no_pairs[who] |= 1 << lead.suit
     returned: list[dict[int, int]] = [{} for _ in range(4)]
     caps: list[dict[int, int]] = [{} for _ in range(4)]
@@ -94,6 +94,13 @@ def recount(record: DealRecord, seat: int, position: Position) -> Snapshot:
                     complete, tuple(sizes), tuple(state.points_won), state.penalties, bonus, tuple(revealed),
                     tuple(no_pairs), view,
                     Constraints(tuple(returned), tuple(caps), tuple(declared)))
+
+
+def _shown_pairless(lead: Lead, in_suit: list[Card], ctx: TrumpContext) -> bool:
+    """tracking.md's no-pair rule read off the play, without the tracker's shortcut: fewer pairs than the
+    lead, and with three or four decks the engine refusing the play to every holder of a further pair."""
+    fewer = sum(copies // 2 for copies in face_counts(in_suit).values()) < lead.pairs
+    return fewer and (ctx.rules.decks <= 2 or no_legal_holder(lead, in_suit, ctx))
 
 
 def _proved_caps(lead: Lead, ctx: TrumpContext) -> dict[int, int]:

@@ -266,20 +266,31 @@ def throw_caps(lead: Lead, ctx: TrumpContext) -> dict[int, int]:
 
 def shows_no_pair(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> bool:
     """True when a follower who answered `lead` with `play`, all of the led suit, is shown to hold no pair
-    of that suit now: the play has fewer pairs than the lead (a triple counts one, a quad two) and, with
-    three or four decks, no hand holding a further pair (or triple, quad) of any face of the suit would
-    have made this play legal (wider ladders and `protect_longer` may let a holder play fewer pairs)."""
+    of that suit now: the play has fewer pairs than the lead (a triple counts one, a quad two) and no hand
+    holding a further pair would have been allowed it. Where the lead holds pairs and singles only and
+    `protect_longer` is off, the (P, T) ladder of rules.md §4 ranks pairs first and a further pair always
+    makes one more, so the count decides; otherwise `no_legal_holder` asks the engine."""
     if _pairs(play) >= lead.pairs:
         return False
     if ctx.rules.decks <= 2:
         return True
+    if not ctx.rules.follow.startswith("protect_longer") and all(unit.width <= 2 for unit in lead.units):
+        return True
+    return no_legal_holder(lead, play, ctx)
+
+
+def no_legal_holder(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> bool:
+    """With three or four decks: True when the engine's follow rule (`is_legal_follow`) refuses `play`
+    from every hand that adds a further pair (or triple, quad) of one face of the led suit — seed 004's
+    ladder (a triple + singles outranks two pairs) and `protect_longer` (a held triple need not give a
+    pair) may let a holder of a pair play fewer pairs. The recount asks this for every such play."""
     return _no_legal_holder(lead, tuple(sorted(face_counts(play).items())), ctx)
 
 
 @lru_cache(maxsize=4096)
 def _no_legal_holder(lead: Lead, played: tuple[tuple[int, int], ...], ctx: TrumpContext) -> bool:
-    """`shows_no_pair`'s wide-deck test, remembered: the four seats' trackers (and the recount) ask it
-    about the same play. Without `protect_longer` more copies only oblige more, so one further pair of a
+    """`no_legal_holder`, remembered: the four seats' trackers (and the recount) ask it about the same
+    play. Without `protect_longer` more copies only oblige more, so one further pair of a
     face decides; with it a wider tuple kept whole may excuse the play, so every width is tried."""
     play = [Card.from_index(face) for face, copies in played for _ in range(copies)]
     counts = dict(played)
@@ -326,4 +337,4 @@ def track(record: DealRecord, seat: int, position: Position) -> Snapshot:
 
 
 __all__ = ["PlayEvent", "public_events", "last_event", "SeatTracker", "Snapshot", "TrickView", "Constraints", "tracker_for",
-           "track", "throw_caps", "known_after_throw", "shows_no_pair", "TRUMP"]
+           "track", "throw_caps", "known_after_throw", "shows_no_pair", "no_legal_holder", "TRUMP"]
