@@ -95,6 +95,7 @@ def explain(snap: Snapshot, events: Sequence[PlayEvent], field: str, suit: str |
 
 
 COPIES_WORDS = {2: "two", 3: "three", 4: "four"}
+"""How the live-tuple lines name the unseen copies a tuple of each width needs."""
 
 
 def live_width(name: str) -> int:
