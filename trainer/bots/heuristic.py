@@ -211,7 +211,7 @@ class HeuristicBot(Bot):
                     yield [Card.from_index(face)] * unit.width
             return
         for own in decompose({f: c for f, c in trumps.items() if c >= unit.width}, self.ctx):
-            if own.width == unit.width and own.length >= unit.length:
+            if own.width >= unit.width and own.length >= unit.length:
                 for start in range(own.length - unit.length, -1, -1):
                     yield [Card.from_index(f) for f in own.faces[start:start + unit.length] for _ in range(unit.width)]
 

@@ -433,8 +433,9 @@ def _guess(lead: Lead, held: dict[int, int], ctx: TrumpContext, rng: random.Rand
 
 
 def legal_leads(hand: dict[int, int], ctx: TrumpContext) -> Iterator[list[Card]]:
-    """Every single-combination lead: singles, tuples and tractors (throws are not listed); at a shared
-    position (副级牌) every face can take part, and with `ace_two_wrap` the A pair can sit below the 2s."""
+    """Every single-combination lead: singles, tuples and tractors of every width (throws are not
+    listed); at a shared position (副级牌) every face can take part, and with `ace_two_wrap` the A pair
+    can sit below the 2s."""
     for suit in range(5):
         held = _suit_part(hand, suit, ctx)
         if not held:
@@ -443,10 +444,12 @@ def legal_leads(hand: dict[int, int], ctx: TrumpContext) -> Iterator[list[Card]]
         for face in faces:
             for width in range(1, held[face] + 1):
                 yield [Card.from_index(face)] * width
-        yield from _tractor_leads([f for f in faces if held[f] >= 2], ctx)
+        for width in range(2, max(held.values()) + 1):
+            yield from _tractor_leads([f for f in faces if held[f] >= width], ctx, width)
 
 
-def _tractor_leads(pair_faces: list[int], ctx: TrumpContext) -> Iterator[list[Card]]:
+def _tractor_leads(pair_faces: list[int], ctx: TrumpContext, width: int = 2) -> Iterator[list[Card]]:
+    """Tractors of tuples of `width` copies from faces holding that many (pairs by default)."""
     by_position: dict[int, list[int]] = {}
     for face in pair_faces:
         by_position.setdefault(ctx.position[face], []).append(face)
@@ -459,7 +462,7 @@ def _tractor_leads(pair_faces: list[int], ctx: TrumpContext) -> Iterator[list[Ca
             choices.append(by_position[top - len(choices)])
             for run in product(*choices):
                 if len(set(run)) == len(run):
-                    cards = [Card.from_index(f) for f in run for _ in range(2)]
+                    cards = [Card.from_index(f) for f in run for _ in range(width)]
                     if Combination.of(cards, ctx).kind == "tractor":
                         yield cards
 
