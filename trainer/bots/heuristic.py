@@ -167,7 +167,8 @@ class HeuristicBot(Bot):
         found = []
         for unit in decompose(cards, self.ctx):
             top = unit.faces[0]
-            if unit.width >= 2 and not self._tuple_above(top, unit.width) or unit.width == 1 and not self._unseen_above(top):
+            boss = not self._tuple_above(top, unit.width) if unit.width >= 2 else not self._unseen_above(top)
+            if boss:
                 found.append(unit.cards())
         return found
 

@@ -83,21 +83,22 @@ def _suit_part(counts: dict[int, int], suit: int, ctx: TrumpContext) -> dict[int
 
 def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> str | None:
     """Why `play` is not a legal answer to `lead` from `hand` (copies per face index), or None."""
-    problem = _follow_verdict(lead, hand, play, ctx)
+    problem = follow_verdict(lead, hand, play, ctx)
     return None if problem is None else problem()
 
 
 def is_legal_follow(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> bool:
     """True when `play` is a legal answer to `lead` from `hand` (no reason is put into words)."""
-    return _follow_verdict(lead, hand, play, ctx) is None
+    return follow_verdict(lead, hand, play, ctx) is None
 
 
 Reason = Callable[[], str]
 """A reason a play is illegal, put into words only when asked for."""
 
 
-def _follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> Reason | None:
-    """None when `play` legally answers `lead` from `hand`, else the reason why not (rules.md §4)."""
+def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> Reason | None:
+    """None when `play` legally answers `lead` from `hand`, else the reason why not, to be put into
+    words by calling it (rules.md §4)."""
     n = lead.size
     if len(play) != n:
         return lambda: f"must play {n} card{'s' if n > 1 else ''} to follow, played {len(play)}"
@@ -405,7 +406,7 @@ def random_follow(lead: Lead, hand: dict[int, int], ctx: TrumpContext, rng: rand
         return rng.sample(held_cards, n)
     for _ in range(30):
         guess = _guess(lead, held, ctx, rng)
-        if _follow_verdict(lead, hand, guess, ctx) is None:
+        if follow_verdict(lead, hand, guess, ctx) is None:
             return guess
     options = []
     for option in legal_follows(lead, hand, ctx):
@@ -467,5 +468,6 @@ def _tractor_leads(pair_faces: list[int], ctx: TrumpContext, width: int = 2) -> 
                         yield cards
 
 
-__all__ = ["Lead", "follow_problem", "is_legal_follow", "forms_lead_shape", "legal_follows", "legal_leads", "lenient_shapes",
-           "random_follow", "suit_label", "parse_cards", "face_counts", "TrumpContext"]
+__all__ = ["Lead", "follow_problem", "follow_verdict", "is_legal_follow", "forms_lead_shape", "legal_follows",
+           "legal_leads", "lenient_shapes", "random_follow", "suit_label", "parse_cards", "face_counts",
+           "TrumpContext"]
