@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from trainer.engine.cards import Card
 from trainer.engine.combos import decompose
-from trainer.engine.follow import Lead, is_legal_follow, legal_follows, legal_leads, random_follow
+from trainer.engine.follow import Lead, legal_follows, legal_leads, random_follow
 from trainer.engine.trump import TRUMP, TrumpContext
 from trainer.engine.tricks import beats, play_profile
 from trainer.tracking.tracker import PlayEvent, SeatTracker
@@ -181,6 +181,8 @@ class HeuristicBot(Bot):
 
     # -- following -------------------------------------------------------------------------------
     def _candidates(self, lead: Lead, hand: dict[int, int]) -> Iterator[list[Card]]:
+        """Answers worth scoring, each legal by construction: the engine's legal follows while the led
+        suit lasts, else all of it topped up cheaply or with points, or a ruff when void."""
         ctx = self.ctx
         held = {f: c for f, c in hand.items() if ctx.suit_of[f] == lead.suit}
         if sum(held.values()) >= lead.size:
@@ -238,7 +240,7 @@ class HeuristicBot(Bot):
         seen = set()
         for play in self._candidates(lead, hand):
             key = tuple(sorted(c.index for c in play))
-            if key in seen or not is_legal_follow(lead, hand, play, ctx):
+            if key in seen:
                 continue
             seen.add(key)
             profile = play_profile(lead, play, ctx)
