@@ -236,6 +236,9 @@ def test_rbtying_triple_does_not_fill_pair_slot(hand: str, play: str, legal: boo
     # §11.3: ♠7788 led, ♠9999 3 4 held — the quad counts as two pairs and is owed
     ("7S 7S 8S 8S", "9S 9S 9S 9S 3S 4S", "9S 9S 9S 9S", True),
     ("7S 7S 8S 8S", "9S 9S 9S 9S 3S 4S", "9S 9S 3S 4S", False),
+    # … but it does not stand in for an owed tractor
+    ("7S 7S 8S 8S", "3S 3S 3S 3S 5S 5S 6S 6S", "5S 5S 6S 6S", True),
+    ("7S 7S 8S 8S", "3S 3S 3S 3S 5S 5S 6S 6S", "3S 3S 3S 3S", False),
     # seed 000: 5 对连拖 → 4 对连拖加 1 对 → 3 对连拖加 2 对连拖 → 2 对连拖加 3 对 → 5 对
     ("3S 3S 4S 4S 5S 5S 6S 6S 7S 7S", "8S 8S 9S 9S 10S 10S JS JS KS KS AS",
      "8S 8S 9S 9S 10S 10S JS JS KS KS", True),

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from trainer.engine.cards import Card
 from trainer.engine.combos import decompose
-from trainer.engine.follow import Lead, is_legal_follow, legal_follows, legal_leads, random_follow
+from trainer.engine.follow import Lead, legal_follows, legal_leads, random_follow
 from trainer.engine.trump import TRUMP, TrumpContext
 from trainer.engine.tricks import beats, play_profile
 from trainer.tracking.tracker import PlayEvent, SeatTracker
@@ -167,7 +167,8 @@ class HeuristicBot(Bot):
         found = []
         for unit in decompose(cards, self.ctx):
             top = unit.faces[0]
-            if unit.width >= 2 and not self._tuple_above(top, unit.width) or unit.width == 1 and not self._unseen_above(top):
+            boss = not self._tuple_above(top, unit.width) if unit.width >= 2 else not self._unseen_above(top)
+            if boss:
                 found.append(unit.cards())
         return found
 
@@ -180,6 +181,8 @@ class HeuristicBot(Bot):
 
     # -- following -------------------------------------------------------------------------------
     def _candidates(self, lead: Lead, hand: dict[int, int]) -> Iterator[list[Card]]:
+        """Answers worth scoring, each legal by construction: the engine's legal follows while the led
+        suit lasts, else all of it topped up cheaply or with points, or a ruff when void."""
         ctx = self.ctx
         held = {f: c for f, c in hand.items() if ctx.suit_of[f] == lead.suit}
         if sum(held.values()) >= lead.size:
@@ -211,7 +214,7 @@ class HeuristicBot(Bot):
                     yield [Card.from_index(face)] * unit.width
             return
         for own in decompose({f: c for f, c in trumps.items() if c >= unit.width}, self.ctx):
-            if own.width == unit.width and own.length >= unit.length:
+            if own.width >= unit.width and own.length >= unit.length:
                 for start in range(own.length - unit.length, -1, -1):
                     yield [Card.from_index(f) for f in own.faces[start:start + unit.length] for _ in range(unit.width)]
 
@@ -237,7 +240,7 @@ class HeuristicBot(Bot):
         seen = set()
         for play in self._candidates(lead, hand):
             key = tuple(sorted(c.index for c in play))
-            if key in seen or not is_legal_follow(lead, hand, play, ctx):
+            if key in seen:
                 continue
             seen.add(key)
             profile = play_profile(lead, play, ctx)

@@ -83,21 +83,17 @@ def _suit_part(counts: dict[int, int], suit: int, ctx: TrumpContext) -> dict[int
 
 def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> str | None:
     """Why `play` is not a legal answer to `lead` from `hand` (copies per face index), or None."""
-    problem = _follow_verdict(lead, hand, play, ctx)
+    problem = follow_verdict(lead, hand, play, ctx)
     return None if problem is None else problem()
-
-
-def is_legal_follow(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> bool:
-    """True when `play` is a legal answer to `lead` from `hand` (no reason is put into words)."""
-    return _follow_verdict(lead, hand, play, ctx) is None
 
 
 Reason = Callable[[], str]
 """A reason a play is illegal, put into words only when asked for."""
 
 
-def _follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> Reason | None:
-    """None when `play` legally answers `lead` from `hand`, else the reason why not (rules.md §4)."""
+def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> Reason | None:
+    """None when `play` legally answers `lead` from `hand`, else the reason why not, to be put into
+    words by calling it (rules.md §4)."""
     n = lead.size
     if len(play) != n:
         return lambda: f"must play {n} card{'s' if n > 1 else ''} to follow, played {len(play)}"
@@ -133,20 +129,31 @@ def _follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx:
     return _ladder_verdict(lead, held, in_suit, play, ctx)
 
 
-def _ladder_verdict(lead: Lead, held: dict[int, int], in_suit: dict[int, int], play: Sequence[Card],
-                    ctx: TrumpContext) -> Reason | None:
-    """The structure rule of §4 for a play all of the led suit from a follower holding more of it
-    than the lead's cards (`held`): None when it climbs the ladder as high as the hand allows."""
+def _ladder_best(lead: Lead, held: dict[int, int], ctx: TrumpContext) -> tuple[object, ...] | None:
+    """The highest rung of §4's ladder the held led-suit cards reach (None when no structure is owed:
+    `follow = loose` or a lead without pairs)."""
     follow = ctx.rules.follow
-    label = suit_label(lead.suit)
-    suit = lead.suit
     if follow == "loose" or not lead.pairs:
         return None
     protect = follow.startswith("protect_longer") and ctx.rules.decks >= 3
-    what = f"the {lead.kind} in {label}"
     if lead.wide:
-        return _wide_problem(lead, held, in_suit, play, protect, what, ctx)
-    best = _rank({f: c for f, c in held.items() if c == 2} if protect else held, lead, ctx)
+        return _wide_best(held, lead, lead.size, protect, ctx)
+    return _rank({f: c for f, c in held.items() if c == 2} if protect else held, lead, ctx)
+
+
+def _ladder_verdict(lead: Lead, held: dict[int, int], in_suit: dict[int, int], play: Sequence[Card],
+                    ctx: TrumpContext, best: tuple[object, ...] | None = None) -> Reason | None:
+    """The structure rule of §4 for a play all of the led suit from a follower holding more of it
+    than the lead's cards (`held`): None when it climbs the ladder as high as the hand allows
+    (`best`, that height, when already known)."""
+    best = _ladder_best(lead, held, ctx) if best is None else best
+    if best is None:
+        return None
+    suit = lead.suit
+    protect = ctx.rules.follow.startswith("protect_longer") and ctx.rules.decks >= 3
+    what = f"the {lead.kind} in {suit_label(suit)}"
+    if lead.wide:
+        return _wide_problem(lead, held, in_suit, play, protect, what, best, ctx)
     got = _rank(in_suit, lead, ctx)
     if got >= best:
         if protect and _skips_genuine(held, in_suit, {2: got[0]}):
@@ -282,10 +289,10 @@ def _wide_best(held: dict[int, int], lead: Lead, n: int, protect: bool, ctx: Tru
 
 
 def _wide_problem(lead: Lead, held: dict[int, int], in_suit: dict[int, int], play: Sequence[Card],
-                  protect: bool, what: str, ctx: TrumpContext) -> Reason | None:
-    """Why a full led-suit answer to a lead holding triples or quads breaks the wide ladder, or None
-    (rules.md §4: seed 004's rungs for three decks; quads count as two pairs)."""
-    best = _wide_best(held, lead, lead.size, protect, ctx)
+                  protect: bool, what: str, best: WideRank, ctx: TrumpContext) -> Reason | None:
+    """Why a full led-suit answer to a lead holding triples or quads breaks the wide ladder (whose
+    highest rung the hand reaches is `best`), or None (rules.md §4: seed 004's rungs for three
+    decks; quads count as two pairs)."""
     got = _wide_rank(in_suit, _wide_caps(lead, ctx), ctx)
     if got >= best:
         wide = sorted((c for c in in_suit.values() if c >= 3), reverse=True)[:got[0] + got[3]]
@@ -370,9 +377,11 @@ def legal_follows(lead: Lead, hand: dict[int, int], ctx: TrumpContext) -> Iterat
             yield _cards_of(held, ctx) + _cards_of(filler, ctx)
     else:
         bombs = ctx.rules.bombs != "none"
+        best = _ladder_best(lead, held, ctx)
         for choice in _multisets(held, n):
             cards = _cards_of(choice, ctx)
-            if _ladder_verdict(lead, held, choice, cards, ctx) is None or bombs and is_bomb(choice):
+            if best is None or _ladder_verdict(lead, held, choice, cards, ctx, best) is None \
+                    or bombs and is_bomb(choice):
                 yield cards
     if held_count:
         yield from lenient_shapes(lead, hand, ctx)
@@ -405,7 +414,7 @@ def random_follow(lead: Lead, hand: dict[int, int], ctx: TrumpContext, rng: rand
         return rng.sample(held_cards, n)
     for _ in range(30):
         guess = _guess(lead, held, ctx, rng)
-        if _follow_verdict(lead, hand, guess, ctx) is None:
+        if follow_verdict(lead, hand, guess, ctx) is None:
             return guess
     options = []
     for option in legal_follows(lead, hand, ctx):
@@ -433,8 +442,9 @@ def _guess(lead: Lead, held: dict[int, int], ctx: TrumpContext, rng: random.Rand
 
 
 def legal_leads(hand: dict[int, int], ctx: TrumpContext) -> Iterator[list[Card]]:
-    """Every single-combination lead: singles, tuples and tractors (throws are not listed); at a shared
-    position (副级牌) every face can take part, and with `ace_two_wrap` the A pair can sit below the 2s."""
+    """Every single-combination lead: singles, tuples and tractors of every width (throws are not
+    listed); at a shared position (副级牌) every face can take part, and with `ace_two_wrap` the A pair
+    can sit below the 2s."""
     for suit in range(5):
         held = _suit_part(hand, suit, ctx)
         if not held:
@@ -443,10 +453,12 @@ def legal_leads(hand: dict[int, int], ctx: TrumpContext) -> Iterator[list[Card]]
         for face in faces:
             for width in range(1, held[face] + 1):
                 yield [Card.from_index(face)] * width
-        yield from _tractor_leads([f for f in faces if held[f] >= 2], ctx)
+        for width in range(2, max(held.values()) + 1):
+            yield from _tractor_leads([f for f in faces if held[f] >= width], ctx, width)
 
 
-def _tractor_leads(pair_faces: list[int], ctx: TrumpContext) -> Iterator[list[Card]]:
+def _tractor_leads(pair_faces: list[int], ctx: TrumpContext, width: int = 2) -> Iterator[list[Card]]:
+    """Tractors of tuples of `width` copies from faces holding that many (pairs by default)."""
     by_position: dict[int, list[int]] = {}
     for face in pair_faces:
         by_position.setdefault(ctx.position[face], []).append(face)
@@ -459,10 +471,11 @@ def _tractor_leads(pair_faces: list[int], ctx: TrumpContext) -> Iterator[list[Ca
             choices.append(by_position[top - len(choices)])
             for run in product(*choices):
                 if len(set(run)) == len(run):
-                    cards = [Card.from_index(f) for f in run for _ in range(2)]
+                    cards = [Card.from_index(f) for f in run for _ in range(width)]
                     if Combination.of(cards, ctx).kind == "tractor":
                         yield cards
 
 
-__all__ = ["Lead", "follow_problem", "is_legal_follow", "forms_lead_shape", "legal_follows", "legal_leads", "lenient_shapes",
-           "random_follow", "suit_label", "parse_cards", "face_counts", "TrumpContext"]
+__all__ = ["Lead", "follow_problem", "follow_verdict", "forms_lead_shape", "legal_follows",
+           "legal_leads", "lenient_shapes", "random_follow", "suit_label", "parse_cards", "face_counts",
+           "TrumpContext"]
