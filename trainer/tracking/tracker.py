@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from trainer.engine.cards import Card
 from trainer.engine.combos import face_counts
-from trainer.engine.follow import Lead, forms_lead_shape, is_legal_follow
+from trainer.engine.follow import Lead, follow_verdict, forms_lead_shape
 from trainer.engine.round import RoundState
 from trainer.engine.scoring import kitty_multiplier
 from trainer.engine.trump import TRUMP, TrumpContext
@@ -280,7 +280,7 @@ def shows_no_pair(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> bool:
 
 
 def no_legal_holder(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> bool:
-    """With three or four decks: True when the engine's follow rule (`is_legal_follow`) refuses `play`
+    """With three or four decks: True when the engine's follow rule (`follow_verdict`) refuses `play`
     from every hand that adds a further pair (or triple, quad) of one face of the led suit — seed 004's
     ladder (a triple + singles outranks two pairs) and `protect_longer` (a held triple need not give a
     pair) may let a holder of a pair play fewer pairs. The recount asks this for every such play."""
@@ -300,7 +300,7 @@ def _no_legal_holder(lead: Lead, played: tuple[tuple[int, int], ...], ctx: Trump
         for extra in range(2, room + 1 if every_width else min(room, 2) + 1):
             hand = dict(counts)
             hand[face] = hand.get(face, 0) + extra
-            if is_legal_follow(lead, hand, play, ctx):
+            if follow_verdict(lead, hand, play, ctx) is None:
                 return False
     return True
 
