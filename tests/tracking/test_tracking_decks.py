@@ -25,28 +25,32 @@ from trainer.tracking.inference import infer_json
 from trainer.tracking.recount import _proved_caps, recount
 from trainer.tracking.tracker import no_legal_holder, public_events, shows_no_pair, throw_caps, track
 
-RANKS = "A K Q J 10 9 8 7 6 5 4 3".split()
+ALL_RANKS = "A K Q J 10 9 8 7 6 5 4 3 2".split()
+RANKS = [rank for rank in ALL_RANKS if rank != "2"]
+"""The ranks of a side suit at level 2, strongest first."""
 PRESET = {1: "one-deck", 2: "standard", 3: "three-deck", 4: "four-deck"}
-EXTRAS = {
-    # jokers and level cards per seat, then the kitty (6 cards with 1 or 3 decks, 8 with 2 or 4)
-    1: ([], [], [], [], ["BJ", "SJ", "2S", "2H", "2C", "2D"]),
-    3: (["BJ"] * 3, ["SJ"] * 3, ["2S"] * 3, ["2H"] * 3, ["2C"] * 3 + ["2D"] * 3),
-    4: (["BJ"] * 4, ["SJ"] * 4, ["2S"] * 4, ["2H"] * 4, ["2C"] * 4 + ["2D"] * 4),
-}
+
+
+def extras(decks: int, level: str) -> tuple[list[str], ...]:
+    """The jokers and level cards each seat holds, then the kitty (6 cards with 1 or 3 decks, 8 with 4)."""
+    if decks == 1:
+        return [], [], [], [], ["BJ", "SJ"] + [level + suit for suit in "SHCD"]
+    return (["BJ"] * decks, ["SJ"] * decks, [level + "S"] * decks, [level + "H"] * decks,
+            [level + "C"] * decks + [level + "D"] * decks)
 
 
 def c(text: str) -> list[str]:
     return text.split()
 
 
-def suit_cards(suit: str, decks: int) -> list[str]:
-    return [rank + suit for rank in RANKS for _ in range(decks)]
+def suit_cards(suit: str, decks: int, level: str = "2") -> list[str]:
+    return [rank + suit for rank in ALL_RANKS if rank != level for _ in range(decks)]
 
 
-def make(decks: int, tricks: list[dict]):
-    *extras, kitty = EXTRAS[decks]
-    hands = [suit_cards(suit, decks) + extra for suit, extra in zip("SHCD", extras, strict=True)]
-    data = {"format": FORMAT, "rules": PRESET[decks], "level": "2", "trump": "none", "banker": 0,
+def make(decks: int, tricks: list[dict], level: str = "2", trump: str = "none"):
+    *held, kitty = extras(decks, level)
+    hands = [suit_cards(suit, decks, level) + extra for suit, extra in zip("SHCD", held, strict=True)]
+    data = {"format": FORMAT, "rules": PRESET[decks], "level": level, "trump": trump, "banker": 0,
             "hands": hands, "kitty": kitty, "buried": list(kitty), "tricks": tricks}
     record = parse_record(data)
     replay(record)
@@ -104,6 +108,23 @@ def test_three_deck_counts_and_live_triples_at_the_start():
     assert f["trumps"]["unseen"] == 15  # 3 BJ, 3 2S, 3 2H, 3 2C, 3 2D; the SJs are seat 1's
     assert f["trumps"]["top"] == {"BJ": 3, "SJ": 0, "2S": 3, "2H": 3, "2C": 3, "2D": 3}
     assert_invariants(f, 3)
+
+
+def test_live_titanics_follow_seed_004s_examples():
+    """Seed 004 at level 5: 444666, 副5 主5, 大王小王, AAA 副5 and 主5 小王 are 泰坦尼克, 555666 is not. Seat 2
+    holds the clubs and ♠555; ♥ is trump, so every triple of a run below is still out for seat 2."""
+    record = make(3, [], level="5", trump="H")
+    f = facts(record, 2, "1.0")
+    spades = [rank + "S" for rank in ALL_RANKS if rank != "5"]
+    # the 5s are trumps: 4 and 6 are neighbours (444666)
+    assert f["suits"]["S"]["live_triple_tractors"] == [spades]
+    trumps = ["BJ", "SJ", "5H", "5C", "5D"] + [rank + "H" for rank in ALL_RANKS if rank != "5"]
+    # 大王小王, 主5 小王, 副5 主5, AAA 副5 in one run (副5 ♣ ♦ share a position; seat 2's ♠555 are not out);
+    # the ♠ side suit holds no 5, so 555666 is never one run
+    assert f["suits"]["trump"]["live_triples"] == trumps
+    assert f["suits"]["trump"]["live_triple_tractors"] == [trumps]
+    assert f["suits"]["trump"]["live_tractors"] == [trumps]
+    assert f["trumps"]["top"] == {"BJ": 3, "SJ": 3, "5H": 3, "5S": 0, "5C": 3, "5D": 3}
 
 
 def test_three_deck_triple_lead_reveals_voids_and_narrows_live_triples():
