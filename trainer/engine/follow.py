@@ -94,7 +94,7 @@ Reason = Callable[[], str]
 def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> Reason | None:
     """None when `play` legally answers `lead` from `hand`, else the reason why not, to be put into
     words by calling it (rules.md §4)."""
-    n = lead.size
+    n = len(lead.cards)
     if len(play) != n:
         return lambda: f"must play {n} card{'s' if n > 1 else ''} to follow, played {len(play)}"
     if n == 1 and hand.get(play[0].index):  # a single: only the suit is judged
