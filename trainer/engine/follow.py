@@ -94,12 +94,12 @@ Reason = Callable[[], str]
 def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> Reason | None:
     """None when `play` legally answers `lead` from `hand`, else the reason why not, to be put into
     words by calling it (rules.md §4)."""
-    n = lead.size
+    n = len(lead.cards)
     if len(play) != n:
         return lambda: f"must play {n} card{'s' if n > 1 else ''} to follow, played {len(play)}"
     if n == 1 and hand.get(play[0].index):  # a single: only the suit is judged
         suit_of, suit = ctx.suit_of, lead.suit
-        if suit_of[play[0].index] == suit or not any(copies and suit_of[face] == suit for face, copies in hand.items()):
+        if suit_of[play[0].index] == suit or not any(map(hand.get, ctx.faces_by_suit[suit])):
             return None
     played = face_counts(play)
     for face, copies in played.items():
@@ -112,7 +112,8 @@ def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
     in_suit_count = sum(copies for face, copies in played.items() if suit_of[face] == suit)
     if in_suit_count == n and not lead.pairs:
         return None
-    held = _suit_part(hand, suit, ctx)
+    get = hand.get
+    held = {face: copies for face in ctx.faces_by_suit[suit] if (copies := get(face, 0))}
     if in_suit_count < n and ctx.rules.follow == "lenient" and _lenient_shape(lead, play, held, ctx):
         return None
     held_count = sum(held.values())

@@ -179,11 +179,12 @@ class RoundState:
             raise IllegalPlayError(problem(), seat=seat)
         _take(self.hands[seat], cards)
         trick.plays.append(list(cards))
-        profile = play_profile(trick.lead, cards, self.ctx)
+        lead = trick.lead
+        profile = play_profile(lead, cards, self.ctx)
         winning, best = trick.winning, trick.best
         assert winning is not None and best is not None
-        if profile is not None and beats(profile, best, cards, trick.plays[(winning - trick.leader) % 4],
-                                         trick.lead, self.ctx):
+        if profile is not None and (profile[0] > best[0] if len(lead.units) == 1 else beats(
+                profile, best, cards, trick.plays[(winning - trick.leader) % 4], lead, self.ctx)):
             trick.winning = winning = seat
             trick.best = profile
         if len(trick.plays) == 4:
