@@ -1,12 +1,13 @@
 """Benchmark: bot deal generation speed and bot strength.
 
-Speed: complete deals (deal, declare, bury, play) generated per second in one process.
+Speed: complete deals (deal, declare, bury, play) generated per second in one process, for each
+deck count's preset; then how many of N generated deals of each verify.
 Strength: over N seeded deals with swapped seats (the same cards and banker each time), the
 attackers' mean score for heuristic attackers vs random attackers against the same heuristic
 bankers, and for random attackers against heuristic vs random bankers; plus how often the banker
 side held and the mean level change in heuristic-only play.
 
-    python bench/bots.py [--deals N] [--speed-deals M]
+    python bench/bots.py [--deals N] [--speed-deals M] [--presets standard three-deck …]
 """
 from __future__ import annotations
 
@@ -20,6 +21,11 @@ from trainer.bots.play import play_hand
 from trainer.engine.rules import Rules
 from trainer.records import parse_record, replay
 
+try:
+    from bench.machine import calibration
+except ImportError:  # run as a script: bench/ itself is on sys.path
+    from machine import calibration
+
 
 def seats(banker_kind: str, attacker_kind: str, banker: int) -> list[str]:
     """Bot kinds by seat: the banker side one kind, the attackers another."""
@@ -31,16 +37,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--speed-deals", type=int, default=200)
+    parser.add_argument("--presets", nargs="+", default=["standard", "one-deck", "three-deck", "four-deck"])
     args = parser.parse_args()
+    print(f"calibration: a fixed Python loop takes {calibration():.0f} ms here now")
     rules = Rules()
-    for kind in ("heuristic", "random"):
-        start = time.perf_counter()
-        generate_records(rules, seed=1, count=args.speed_deals, bots=kind)
-        elapsed = time.perf_counter() - start
-        print(f"generation, {kind} bots: {args.speed_deals / elapsed:,.1f} deals/s per process")
-    generated = generate_records(rules, seed=2, count=args.deals, jobs=2)
-    valid = sum(1 for record in generated if replay(parse_record(record)).complete)
-    print(f"verified: {valid}/{len(generated)} generated deals are complete and legal")
+    for preset in args.presets:
+        for kind in ("heuristic", "random"):
+            start = time.perf_counter()
+            generate_records(Rules.parse(preset), seed=1, count=args.speed_deals, bots=kind)
+            elapsed = time.perf_counter() - start
+            print(f"generation {preset}, {kind} bots: {args.speed_deals / elapsed:,.1f} deals/s per process")
+    for preset in args.presets:
+        generated = generate_records(Rules.parse(preset), seed=2, count=args.deals, jobs=2)
+        valid = sum(1 for record in generated if replay(parse_record(record)).complete)
+        print(f"verified {preset}: {valid}/{len(generated)} generated deals are complete and legal")
     scores: dict[tuple[str, str], list[int]] = {}
     held = 0
     level_changes = []

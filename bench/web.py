@@ -41,6 +41,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+try:
+    from bench.machine import calibration
+except ImportError:  # run as a script: bench/ itself is on sys.path
+    from machine import calibration
+
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "bench secret"
 DRILL = "speed"
@@ -254,18 +259,6 @@ def cpu_seconds(pids: list[int]) -> list[float]:
         # utime, stime (fields 14 and 15 of proc(5))
         seconds.append((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
     return seconds
-
-
-def calibration() -> float:
-    """How long a fixed pure-Python loop takes on this machine now, in ms (the best of three)."""
-    best = float("inf")
-    for _ in range(3):
-        began = time.perf_counter()
-        total = 0
-        for number in range(1_000_000):
-            total += number * number
-        best = min(best, time.perf_counter() - began)
-    return 1000 * best
 
 
 def gunicorn_workers(master: int) -> list[int]:

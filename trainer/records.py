@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from trainer.engine.cards import Card, full_deck, parse_cards, pretty_cards
 from trainer.engine.combos import face_counts
 from trainer.engine.errors import IllegalPlayError, JipaiError, MalformedError, shown
 from trainer.engine.round import RoundResult, RoundState
-from trainer.engine.rules import SUPPORTED_DECKS, Rules
+from trainer.engine.rules import Rules
 from trainer.engine.seats import Seat
 from trainer.engine.trump import TrumpContext, parse_level, parse_trump
 from trainer.json_input import JSONInputError, read_json
@@ -128,6 +129,17 @@ def _cards(value: Any, where: str) -> tuple[Card, ...]:
         raise InvalidRecordError(f"{where}: {error}") from None
 
 
+def _canonical_plays(plays: list[Any]) -> tuple[tuple[Card, ...], ...] | None:
+    """The plays when every one is a list of canonical card names (the common case, read without
+    building error context), else None."""
+    if not all(type(play) is list for play in plays):
+        return None
+    try:
+        return tuple(tuple(_CANONICAL[token] for token in play) for play in plays)
+    except (KeyError, TypeError):
+        return None
+
+
 def record_envelope(data: Any, game: str) -> Any:
     """Check what every record shares (an object, the format tag, `game`, `id`) and return its `rules`
     value (a preset name or an object); problems raise `InvalidRecordError` naming the field."""
@@ -150,12 +162,10 @@ def parse_record(data: Any) -> DealRecord:
     rules_value = record_envelope(data, "shengji")
     try:
         rules = Rules.parse(rules_value)
-        ctx = TrumpContext(parse_level(_need(data, "level")), parse_trump(_need(data, "trump")), rules)
+        ctx = TrumpContext.shared(parse_level(_need(data, "level")), parse_trump(_need(data, "trump")), rules)
         banker = int(Seat.parse(_need(data, "banker")))
     except MalformedError as error:
         raise InvalidRecordError(str(error)) from None
-    if rules.decks not in SUPPORTED_DECKS:
-        raise InvalidRecordError(f"rules: {rules.decks}-deck games are not supported yet (two decks only)")
     hands_value = _need(data, "hands")
     if not isinstance(hands_value, list) or len(hands_value) != 4:
         raise InvalidRecordError("hands: expected four hands in seat order")
@@ -176,7 +186,8 @@ def parse_record(data: Any) -> DealRecord:
         plays_value = raw.get("plays")
         if not isinstance(plays_value, list) or not 1 <= len(plays_value) <= 4:
             raise InvalidRecordError(f"trick {number}: plays must be a list of 1 to 4 plays")
-        plays = tuple(_cards(play, f"trick {number}, seat {(leader + i) % 4}") for i, play in enumerate(plays_value))
+        plays = _canonical_plays(plays_value) or tuple(
+            _cards(play, f"trick {number}, seat {(leader + i) % 4}") for i, play in enumerate(plays_value))
         attempt = _cards(raw["attempt"], f"trick {number}, seat {leader}, attempt") if "attempt" in raw else None
         tricks.append(RecordedTrick(leader, plays, attempt))
     declarations = data.get("declarations", [])
@@ -234,6 +245,12 @@ class Replay:
     result: RoundResult | None
 
 
+@lru_cache(maxsize=4)
+def _full_decks(decks: int) -> Counter[Card]:
+    """Copies of every face in `decks` decks (shared: never change it)."""
+    return Counter(full_deck(decks))
+
+
 def _check_cards(record: DealRecord) -> None:
     rules = record.rules
     for seat, hand in enumerate(record.hands):
@@ -244,7 +261,7 @@ def _check_cards(record: DealRecord) -> None:
     dealt = Counter(record.kitty)
     for hand in record.hands:
         dealt.update(hand)
-    expected = Counter(full_deck(rules.decks))
+    expected = _full_decks(rules.decks)
     if dealt != expected:
         extra = dealt - expected
         missing = expected - dealt

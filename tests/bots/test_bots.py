@@ -175,7 +175,12 @@ def test_generate_command(tmp_path, capsys):
     first = sorted(p.read_bytes() for p in (tmp_path / "a").iterdir())
     assert first == sorted(p.read_bytes() for p in (tmp_path / "b").iterdir()) and len(first) == 3
     assert main(["deal", "verify", *map(str, sorted((tmp_path / "a").iterdir()))]) == 0
-    assert main(["deal", "generate", "--rules", "three-deck", "--out", str(tmp_path / "c")]) == 2
+    for name in ("one-deck", "three-deck", "four-deck"):
+        runs = [tmp_path / f"{name}-{run}" for run in (1, 2)]
+        for out in runs:
+            assert main(["deal", "generate", "--rules", name, "--seed", "4", "--count", "2", "--out", str(out)]) == 0
+        assert sorted(p.read_bytes() for p in runs[0].iterdir()) == sorted(p.read_bytes() for p in runs[1].iterdir())
+        assert main(["deal", "verify", *map(str, sorted(runs[0].iterdir()))]) == 0
     assert main(["deal", "generate", "--rules", "nonsense", "--out", str(tmp_path / "c")]) == 2
     assert "nonsense" in capsys.readouterr().err
 

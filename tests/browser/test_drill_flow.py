@@ -284,3 +284,50 @@ def test_a_gouji_drill_in_the_browser(live_app) -> None:
                 page.close()
         finally:
             browser.close()
+
+
+FITS = """() => {
+  const width = document.documentElement.clientWidth;
+  const cards = Array.from(document.querySelectorAll('.mine .hand .card'));
+  return {scroll: document.documentElement.scrollWidth, width, cards: cards.length,
+          outside: cards.filter(card => { const box = card.getBoundingClientRect(); return box.left < 0 || box.right > width; }).length,
+          rows: new Set(cards.map(card => Math.round(card.getBoundingClientRect().top))).size,
+          hand: document.querySelector('.mine').getBoundingClientRect().height};
+}"""
+
+
+def test_three_and_four_deck_hands_fit_desktop_and_phone(live_app) -> None:
+    """A 记三张 and a 四副牌 run on the starter library's deals: the whole hand (up to 39 and 52 cards)
+    is drawn, every card inside the window, and the page never scrolls sideways, at 1280 and 390 px."""
+    require_chromium(CHROMIUM)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    base, app = live_app
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            for name, width in (("desktop", 1280), ("phone", 390)):
+                page = browser.new_page(viewport={"width": width, "height": 844})
+                page.set_default_timeout(60_000)
+                page.goto(f"{base}/auth/register")
+                page.fill("#username", f"counter-{name}")
+                page.fill("#password", "correct horse")
+                page.fill("#confirm", "correct horse")
+                page.click("button[type=submit]")
+                page.wait_for_url(lambda url: "/auth/" not in url)
+                for drill, decks in (("triples", 3), ("four-decks", 4)):
+                    page.goto(f"{base}/drills")
+                    page.click(f"#drill-{drill} button[type=submit]")
+                    page.wait_for_url(re.compile(r"/runs/\d+$"))
+                    run_id = int(page.url.rsplit("/", 1)[1])
+                    with Session(app.extensions["jipai_engine"]) as db:  # type: ignore[attr-defined]
+                        run = db.get(DrillRun, run_id)
+                        record = parse_record(db.get(Deal, run.deal_pk).record)
+                        held = len(record.playing_hands()[run.seat])
+                    assert record.rules.decks == decks
+                    fits = page.evaluate(FITS)
+                    assert fits["cards"] == held == {3: 39, 4: 52}[decks], (name, drill, fits)
+                    assert fits["outside"] == 0 and fits["scroll"] <= width, (name, drill, fits)
+                    assert fits["hand"] < 700, (name, drill, fits)  # a phone shows the hand without endless scrolling
+                page.close()
+        finally:
+            browser.close()

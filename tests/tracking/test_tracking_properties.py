@@ -1,7 +1,7 @@
 """Property tests of tracking over random-legal deals: incremental = recount, invariants, tier-2 exactness.
 
-Every rule set the engine plays is covered (each preset of two decks and each option that changes
-what can be seen); `JIPAI_PROPERTY_SCALE=20` multiplies the examples for a long bug hunt. The tier-2
+Every rule set the engine plays is covered (each preset, one to four decks, and each option that
+changes what can be seen); `JIPAI_PROPERTY_SCALE=20` multiplies the examples for a long bug hunt. The tier-2
 oracle rebuilds every constraint from the record (through `recount`, which borrows nothing from the
 tracker) and decides feasibility with networkx, sharing no code with `Inference`.
 """
@@ -25,12 +25,15 @@ from trainer.tracking.inference import KITTY, Inference, infer_json
 from trainer.tracking.recount import recount
 from trainer.tracking.tracker import public_events, tracker_for, track
 
-RULE_SPECS = [*(name for name, rules in PRESETS.items() if rules.decks == 2),
+RULE_SPECS = [*PRESETS, {"preset": "three-deck", "follow": "protect_longer"},
+              {"preset": "four-deck", "follow": "protect_longer_tractor_on_tractor_only"},
+              {"preset": "three-deck", "follow": "loose", "fixed_twos": True},
               {"follow": "loose"}, {"follow": "lenient"}, {"follow": "protect_longer"},
               {"follow": "tractor_on_tractor_only", "fixed_twos": True}, {"ace_two_wrap": True},
               {"hollow_tractors": "none"}, {"hollow_tractors": "side_only"}, {"forced_play": "single_card"}]
 RULES = [Rules.parse(spec) for spec in RULE_SPECS]
-RULE_IDS = [spec if isinstance(spec, str) else "-".join(f"{k}={v}" for k, v in spec.items()) for spec in RULE_SPECS]
+RULE_IDS = [spec if isinstance(spec, str) else "-".join(f"{k}={v}" if k != "preset" else v for k, v in spec.items())
+            for spec in RULE_SPECS]
 SCALE = float(os.environ.get("JIPAI_PROPERTY_SCALE", "1"))
 """Multiplies every test's example count (as in tests/engine/test_properties.py)."""
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])

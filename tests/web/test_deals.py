@@ -81,6 +81,23 @@ def test_filters(app, alice) -> None:
     assert len(_ids(alice.get("/deals?rules=nonsense&trump=X&page=zero").text)) == 6
 
 
+def test_deals_of_every_deck_count_are_generated_listed_and_filtered(app, alice) -> None:
+    for preset, count in (("one-deck", "1"), ("three-deck", "2"), ("four-deck", "1")):
+        assert alice.post("/deals/generate", data={"rules": preset, "count": count}).status_code == 303
+    assert {deal.rules: deal.decks for deal in _stored(app, owner_id=1)} == {"one-deck": 1, "three-deck": 3,
+                                                                             "four-deck": 4}
+    for decks in (1, 2, 3, 4):
+        expected = {deal.id for deal in _stored(app, decks=decks)}
+        assert len(expected) == {1: 1, 2: 3, 3: 2, 4: 1}[decks]
+        assert set(_ids(alice.get(f"/deals?decks={decks}", headers=HX).text)) == expected
+    assert len(_ids(alice.get("/deals?decks=5").text)) == 7  # not a choice: any
+    listed = visible_text(alice.get("/deals?decks=3", headers=HX).text)
+    assert listed.count("3副牌") == 2 and "2副牌" not in listed
+    four = _stored(app, decks=4)[0]
+    page = visible_text(alice.get(f"/deals/{four.id}").text)
+    assert "4" in page.split("副数", 1)[1][:8]
+
+
 PAGE_LINK = re.compile(r'<a href="(/deals\?[^"]*)">[^<]*(较早|较新)')
 
 
@@ -161,7 +178,7 @@ def test_the_generate_form_keeps_the_chosen_preset(alice) -> None:
 
 
 @pytest.mark.parametrize("data", [{"rules": "standard", "count": "0"}, {"rules": "standard", "count": "21"},
-                                  {"rules": "standard", "count": "many"}, {"rules": "four-deck", "count": "1"},
+                                  {"rules": "standard", "count": "many"}, {"rules": "pinochle", "count": "1"},
                                   {"rules": "standard"}])
 def test_generate_refuses_bad_input_in_words(app, alice, data: dict[str, str]) -> None:
     page = alice.post("/deals/generate", data=data)

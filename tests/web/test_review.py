@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from every_question import every_question
 
 from trainer.drills.definitions import DRILLS_DIR
+from trainer.engine.cards import Card
 from trainer.records import load_record, replay
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import public_events, track
@@ -239,3 +240,25 @@ def test_cards_named_in_a_mistake_are_coloured(alice, mistakes) -> None:
     history = page[page.index('<ol class="history">'):]
     assert re.search(r'<span class="card (red|black|joker-big|joker-small)[ "]', history)
     assert not re.search(r">(BJ|SJ)<", page)
+
+
+def test_a_three_deck_mistake_shows_the_live_triples(app, alice) -> None:
+    """A 记三张 mistake: the facts table adds columns for live triples and 泰坦尼克, each suit's cells
+    the tracker's, and the suit row explains them."""
+    assert alice.post("/deals/generate", data={"rules": "three-deck", "count": "2"}).status_code == 303
+    run_id = start(alice, "triples")
+    drive(alice, app, run_id, lambda index: False)
+    attempt = attempts(app, run_id)[0]
+    run = run_row(app, run_id)
+    page = alice.get(f"/review/{attempt.id}").text
+    head = page[page.index('<table class="tricks facts-table">'):page.index("</thead>")]
+    assert [visible_text(cell) for cell in re.findall(r"<th>([^<]*)</th>", head)][-4:] == [
+        "可能的对子", "可能的拖拉机", "可能的三张", "可能的泰坦尼克"]
+    record = load_deal(app, attempt)
+    facts = facts_json(track(record, attempt.seat, position_after(record, run.checkpoints[attempt.checkpoint])),
+                       attempt.position)
+    row = re.search(r'<tr id="fact-suit-S"[^>]*>.*?</tr>', page, re.DOTALL).group(0)
+    cells = [visible_text(cell) for cell in re.findall(r"<td>(.*?)</td>", row, re.DOTALL)]
+    expected = " ".join(Card.parse(code).pretty for code in facts["suits"]["S"]["live_triples"]) or "—"
+    assert len(cells) == 10 and cells[8] == expected
+    assert "三张都未见的牌" in visible_text(page)

@@ -21,7 +21,7 @@ def choose_burial(hand: Sequence[Card], ctx: TrumpContext, convention: Conventio
     size = ctx.rules.kitty_size
     held = Counter(card.index for card in hand)
     trumps = sum(copies for face, copies in held.items() if ctx.suit_of[face] == TRUMP)
-    strong = trumps >= 12 or sum(copies for face, copies in held.items()
+    strong = trumps >= 6 * ctx.rules.decks or sum(copies for face, copies in held.items()
                                  if ctx.suit_of[face] == TRUMP and ctx.strength[face] >= ctx.strength[52]) >= 3
     by_suit = Counter(ctx.suit_of[card.index] for card in hand)
 

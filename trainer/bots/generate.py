@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from trainer.bots.play import BOTS, play_hand
-from trainer.engine.rules import SUPPORTED_DECKS, Rules
+from trainer.engine.rules import Rules
 from trainer.signals.conventions import Convention
 
 BOT_KINDS = tuple(BOTS)
@@ -59,8 +59,6 @@ def generate_records(rules: Rules, seed: int, count: int, bots: str = "heuristic
     follow the convention set `signals` when given (signals.md)."""
     if bots not in BOT_KINDS:
         raise ValueError(f"unknown bots {bots!r} (known: {', '.join(BOT_KINDS)})")
-    if rules.decks not in SUPPORTED_DECKS:
-        raise ValueError(f"{rules.decks}-deck games are not supported yet (two decks only)")
     tasks = [(rules, seed, game, min(HANDS_PER_GAME, count - game * HANDS_PER_GAME), bots, signals, signalling_side)
              for game in range((count + HANDS_PER_GAME - 1) // HANDS_PER_GAME)]
     return play_games(_game_chunk, tasks, jobs)

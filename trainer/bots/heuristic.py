@@ -22,7 +22,7 @@ from itertools import permutations
 
 from trainer.engine.cards import Card, Suit
 from trainer.engine.combos import decompose
-from trainer.engine.follow import Lead, follow_problem, legal_follows, legal_leads, random_follow
+from trainer.engine.follow import Lead, legal_follows, legal_leads, random_follow
 from trainer.engine.trump import TRUMP, TrumpContext
 from trainer.engine.tricks import beats, play_profile
 from trainer.signals.conventions import Convention
@@ -121,9 +121,11 @@ class HeuristicBot(Bot):
         ctx, unseen = self.ctx, self.tracker.unseen
         return sum(unseen[g] for g in ctx.faces_by_suit[ctx.suit_of[face]] if ctx.strength[g] > ctx.strength[face])
 
-    def _pair_above(self, face: int) -> bool:
+    def _tuple_above(self, face: int, width: int = 2) -> bool:
+        """True when `width` unseen copies of one face stronger than `face` may be out against me."""
         ctx, unseen = self.ctx, self.tracker.unseen
-        return any(unseen[g] >= 2 for g in ctx.faces_by_suit[ctx.suit_of[face]] if ctx.strength[g] > ctx.strength[face])
+        return any(unseen[g] >= width for g in ctx.faces_by_suit[ctx.suit_of[face]]
+                   if ctx.strength[g] > ctx.strength[face])
 
     def _is_signal(self, card: Card) -> bool:
         return self.convention.is_signal(card, self.ctx)
@@ -196,7 +198,8 @@ class HeuristicBot(Bot):
             chosen = self._signal_lead(by_suit, trumps, unseen_trumps)
             if chosen is not None:
                 return chosen
-        if self.banker_side and trumps and unseen_trumps and sum(trumps.values()) >= max(7, unseen_trumps // 2):
+        enough = max(7 * ctx.rules.decks // 2, unseen_trumps // 2)
+        if self.banker_side and trumps and unseen_trumps and sum(trumps.values()) >= enough:
             boss = self._boss_units(trumps)
             if boss:
                 return boss[0]
@@ -290,7 +293,8 @@ class HeuristicBot(Bot):
         found = []
         for unit in decompose(cards, self.ctx):
             top = unit.faces[0]
-            if unit.width >= 2 and not self._pair_above(top) or unit.width == 1 and not self._unseen_above(top):
+            boss = not self._tuple_above(top, unit.width) if unit.width >= 2 else not self._unseen_above(top)
+            if boss:
                 found.append(unit.cards())
         return found
 
@@ -298,10 +302,13 @@ class HeuristicBot(Bot):
         """True when every unit of my cards in a suit is boss: throwing them all cannot fail."""
         units = decompose(cards, self.ctx)
         return len(units) > 1 and all(
-            not self._pair_above(u.faces[0]) if u.width >= 2 else not self._unseen_above(u.faces[0]) for u in units)
+            not self._tuple_above(u.faces[0], u.width) if u.width >= 2 else not self._unseen_above(u.faces[0])
+            for u in units)
 
     # -- following -------------------------------------------------------------------------------
     def _candidates(self, lead: Lead, hand: dict[int, int]) -> Iterator[list[Card]]:
+        """Answers worth scoring, each legal by construction: the engine's legal follows while the led
+        suit lasts, else all of it topped up cheaply or with points, or a ruff when void."""
         ctx = self.ctx
         held = {f: c for f, c in hand.items() if ctx.suit_of[f] == lead.suit}
         if sum(held.values()) >= lead.size:
@@ -333,7 +340,7 @@ class HeuristicBot(Bot):
                     yield [Card.from_index(face)] * unit.width
             return
         for own in decompose({f: c for f, c in trumps.items() if c >= unit.width}, self.ctx):
-            if own.width == unit.width and own.length >= unit.length:
+            if own.width >= unit.width and own.length >= unit.length:
                 for start in range(own.length - unit.length, -1, -1):
                     yield [Card.from_index(f) for f in own.faces[start:start + unit.length] for _ in range(unit.width)]
 
@@ -361,14 +368,14 @@ class HeuristicBot(Bot):
         seen = set()
         for play in self._candidates(lead, hand):
             key = tuple(sorted(c.index for c in play))
-            if key in seen or follow_problem(lead, hand, play, ctx) is not None:
+            if key in seen:
                 continue
             seen.add(key)
             profile = play_profile(lead, play, ctx)
             wins = profile is not None and best_profile is not None and beats(profile, best_profile, play, best_play,
                                                                              lead, ctx)
             points = sum(c.points for c in play)
-            cost = sum(self._value(c) for c in play)
+            cost = sum(self._value(c) for c in play) + self._broken_tuples(play, hand)
             score = -cost
             if partner_winning:
                 score += (points * 6 if safe_partner else -points * 3) - (40 if wins else 0)
@@ -420,12 +427,21 @@ class HeuristicBot(Bot):
                 return list(order)
         return None
 
+    def _broken_tuples(self, play: Sequence[Card], hand: dict[int, int]) -> float:
+        """With three or four decks, a cost for splitting a triple or a quad (keep them for leads)."""
+        if self.ctx.rules.decks < 3:
+            return 0.0
+        taken: dict[int, int] = {}
+        for card in play:
+            taken[card.index] = taken.get(card.index, 0) + 1
+        return 8.0 * sum(1 for face, copies in taken.items() if hand[face] >= 3 and copies < hand[face])
+
     def _holds(self, play: Sequence[Card], lead: Lead) -> bool:
         """True when no unseen card can beat the partner's winning play (its top card is boss and
         the seats still to play are not known to be void, or the play is a big trump)."""
         ctx, tracker = self.ctx, self.tracker
         top = max(play, key=lambda c: ctx.strength[c.index])
-        if self._unseen_above(top.index) if lead.size == 1 else self._pair_above(top.index):
+        if self._unseen_above(top.index) if lead.size == 1 else self._tuple_above(top.index, lead.units[0].width):
             return False
         if ctx.suit_of[top.index] == TRUMP or lead.suit == TRUMP:
             return True

@@ -28,7 +28,7 @@ def play_hand(rng: random.Random, rules: Rules, level: int, banker: int | None, 
     deal = deal_hand(rng, rules, level, first_seat)
     if banker is None:
         banker = deal.declarations[0].seat if deal.declarations else first_seat
-    ctx = TrumpContext(level, deal.trump, rules)
+    ctx = TrumpContext.shared(level, deal.trump, rules)
 
     def convention(seat: int) -> dict[str, Convention]:
         side = "banker" if (seat - banker) % 2 == 0 else "attackers"

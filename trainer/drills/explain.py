@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 from trainer.drills.questions import Question
 from trainer.engine.cards import Card, pretty_cards
+from trainer.engine.combos import TUPLE_NAMES
 from trainer.engine.follow import suit_label
 from trainer.engine.trump import SUIT_NAMES
-from trainer.tracking.explain import explain
-from trainer.tracking.facts import live_pair_faces, live_tractors, top_faces, voids
+from trainer.tracking.explain import explain, live_width
+from trainer.tracking.facts import live_tractors, live_tuple_faces, top_faces, voids
 from trainer.tracking.tracker import FACE_POINTS, PlayEvent, Snapshot
 
 
@@ -206,37 +207,45 @@ def _top_in_play(question: Question, where: _Where) -> list[str]:
             + [f"{Card.from_index(f).pretty} is gone: {where.copies(f)}" for f in _higher(where, best[0])])
 
 
-def _pairs_line(label: str, live: Sequence[int]) -> str:
+def _pairs_line(label: str, live: Sequence[int], width: int = 2) -> str:
+    unit = TUPLE_NAMES[width]
     if not live:
-        return f"No {label} pair can still be out"
-    return f"Pairs that could still be out: {pretty_cards(Card.from_index(f) for f in live)}"
+        return f"No {label} {unit} can still be out"
+    return f"{unit.capitalize()}s that could still be out: {pretty_cards(Card.from_index(f) for f in live)}"
+
+
+def _width(question: Question) -> int:
+    """The tuple width a live-tuple question is about (its fact's)."""
+    return live_width(question.fact.removeprefix("suits."))
 
 
 def _live_faces(question: Question, where: _Where) -> list[int]:
     snap = where.snap
     suit = SUIT_NAMES.index(question.suit or "trump")
     unseen_by_suit = [sum(snap.unseen[f] for f in snap.ctx.faces_by_suit[s]) for s in range(5)]
-    return live_pair_faces(snap, suit, [voids(snap, q, unseen_by_suit) for q in range(4)])
+    return live_tuple_faces(snap, suit, [voids(snap, q, unseen_by_suit) for q in range(4)], _width(question))
 
 
 def _live_pairs(question: Question, where: _Where) -> list[str]:
+    width = _width(question)
     faces = [Card.parse(option["value"]).index for option in question.options]
     live = _live_faces(question, where)
-    lines = [_pairs_line(_suit(question), live)]
+    lines = [_pairs_line(_suit(question), live, width)]
     lines += [f"{Card.from_index(f).pretty}: {where.copies(f)}" for f in faces if f not in live]
-    if not live and any(where.snap.unseen[f] >= 2 for f in faces):
-        lines += [line for line in explain(where.snap, where.events, "suits.live_pairs", suit=question.suit)
+    if not live and any(where.snap.unseen[f] >= width for f in faces):
+        lines += [line for line in explain(where.snap, where.events, question.fact, suit=question.suit)
                   if line.startswith("seat ")]
     return lines
 
 
 def _live_tractor(question: Question, where: _Where) -> list[str]:
     label = _suit(question)
+    width = _width(question)
     live = _live_faces(question, where)
     runs = live_tractors(live, where.snap.ctx)
     if runs:
         return ["Yes — a tractor could still be out: " + " / ".join(pretty_cards(map(Card.parse, run)) for run in runs)]
-    return [f"No — no two adjacent {label} pairs could still be out", _pairs_line(label, live)]
+    return [f"No — no two adjacent {label} {TUPLE_NAMES[width]}s could still be out", _pairs_line(label, live, width)]
 
 
 def _seats(question: Question, where: _Where) -> list[str]:
@@ -278,8 +287,8 @@ DECIDERS: dict[str, Callable[[Question, _Where], list[str]]] = {
     "point_cards_out": _point_cards,
     "is_boss": _is_boss,
     "top_in_play": _top_in_play,
-    "live_pairs": _live_pairs,
-    "live_tractor": _live_tractor,
+    **{kind: _live_pairs for kind in ("live_pairs", "live_triples", "live_quads")},
+    **{kind: _live_tractor for kind in ("live_tractor", "live_triple_tractor", "live_quad_tractor")},
     "voids": _seats,
     "no_pairs": _seats,
     "attackers_score": lambda q, w: [w.attackers_sum()],

@@ -17,8 +17,10 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from trainer.engine.cards import Card
+from trainer.engine.combos import TUPLE_NAMES
 from trainer.engine.errors import MalformedError
 from trainer.engine.trump import SUIT_NAMES, TRUMP
+from trainer.tracking.facts import tractor_key, tuple_key
 from trainer.tracking.tracker import Snapshot
 
 ANSWER_KINDS = ("number", "single", "multi")
@@ -127,11 +129,14 @@ def _no_subject(facts: dict[str, Any], snap: Snapshot) -> list[list[Subject]]:
     return [[(None, None)]]
 
 
-def _suits(usable: Callable[[dict[str, Any]], bool] = lambda entry: True,
-           side_only: bool = False) -> Callable[[dict[str, Any], Snapshot], list[list[Subject]]]:
+def _suits(usable: Callable[[dict[str, Any]], bool] = lambda entry: True, side_only: bool = False,
+           width: int = 1) -> Callable[[dict[str, Any], Snapshot], list[list[Subject]]]:
     """Subjects: the suits whose facts are `usable` (side suits only if `side_only`), the suit just
-    shown void in (`focus_suit`) first when it is one of them."""
+    shown void in (`focus_suit`) first when it is one of them; none when the decks hold fewer than
+    `width` copies of a face (no pair with one deck, no triple with two)."""
     def subjects(facts: dict[str, Any], snap: Snapshot) -> list[list[Subject]]:
+        if snap.ctx.rules.decks < width:
+            return []
         every = [(s, None) for s, entry in facts["suits"].items() if usable(entry) and not (side_only and s == "trump")]
         focus = (focus_suit(snap), None)
         return [[focus], every] if focus in every else [every]
@@ -248,27 +253,47 @@ def _unseen_faces(facts: dict[str, Any], suit: str) -> list[dict[str, Any]]:
     return [_face_option(f) for f in dict.fromkeys(facts["suits"][suit]["unseen_cards"])]
 
 
-def _live_pairs(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Question:
-    suit = subject[0] or ""
-    return Question("live_pairs", "multi", _prompt("{}哪些对子还可能在别人手里？",
-                                                   "Which pairs of {} could another player still hold?", suit),
-                    facts["suits"][suit]["live_pairs"], "suits.live_pairs", suit=suit,
-                    options=_unseen_faces(facts, suit))
+TUPLE_WORDS = {2: ("对子", "pairs"), 3: ("三张", "triples"), 4: ("四张", "quads")}
+"""Tuples of each width as the prompts name them (三张 = 三同张, three copies of a face)."""
+TRACTOR_WORDS = {2: ("拖拉机", "tractor"), 3: ("泰坦尼克（三张连）", "泰坦尼克 (run of triples)"),
+                 4: ("四张连", "run of quads")}
 
 
-_register("live_pairs", _suits(lambda entry: entry["unseen"] >= 2), _live_pairs)
+def _live_tuples(width: int) -> None:
+    """Register `live_pairs` / `live_triples` / `live_quads`: which faces of a suit another seat could
+    still hold `width` copies of; asked only where the decks have that many copies."""
+    name = tuple_key(width)
+    zh_tuple, en_tuple = TUPLE_WORDS[width]
+
+    def build(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Question:
+        suit = subject[0] or ""
+        return Question(name, "multi", _prompt("{}哪些" + zh_tuple + "还可能在别人手里？",
+                                               f"Which {en_tuple} of {{}} could another player still hold?", suit),
+                        facts["suits"][suit][name], f"suits.{name}", suit=suit, options=_unseen_faces(facts, suit))
+    _register(name, _suits(lambda entry: entry["unseen"] >= width, width=width), build)
 
 
-def _live_tractor(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Question:
-    suit = subject[0] or ""
-    return Question("live_tractor", "multi", _prompt("{}哪些对子还可能连成别人的拖拉机？",
-                                                     "Which pairs of {} could still make another player's tractor?",
-                                                     suit),
-                    [face for run in facts["suits"][suit]["live_tractors"] for face in run], "suits.live_tractors",
-                    suit=suit, options=_unseen_faces(facts, suit))
+def _live_tractor(width: int) -> None:
+    """Register `live_tractor` (pairs), `live_triple_tractor` and `live_quad_tractor`: which faces could
+    still make another seat's tractor of tuples of `width`."""
+    name = "live_tractor" if width == 2 else f"live_{TUPLE_NAMES[width]}_tractor"
+    key = tractor_key(width)
+    zh_tuple, en_tuple = TUPLE_WORDS[width]
+    zh_tractor, en_tractor = TRACTOR_WORDS[width]
+
+    def build(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Question:
+        suit = subject[0] or ""
+        return Question(name, "multi", _prompt("{}哪些" + zh_tuple + "还可能连成别人的" + zh_tractor + "？",
+                                               f"Which {en_tuple} of {{}} could still make another player's "
+                                               f"{en_tractor}?", suit),
+                        [face for run in facts["suits"][suit][key] for face in run], f"suits.{key}",
+                        suit=suit, options=_unseen_faces(facts, suit))
+    _register(name, _suits(lambda entry: entry["unseen"] >= 2 * width, width=width), build)
 
 
-_register("live_tractor", _suits(lambda entry: entry["unseen"] >= 4), _live_tractor)
+for _width in (2, 3, 4):
+    _live_tuples(_width)
+    _live_tractor(_width)
 
 
 # -- single choice -----------------------------------------------------------------------------------

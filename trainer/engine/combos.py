@@ -113,6 +113,16 @@ def _wrap_runs(runs: list[list[int]], ctx: TrumpContext) -> list[list[int]]:
     return runs
 
 
+def largest_index(units: Sequence[Unit]) -> int:
+    """The index of the largest unit (most cards; the first in class order among equals): it decides
+    the trick and sets the kitty multiplier (rules.md §5, §6). With two decks it is always the first."""
+    best = 0
+    for index in range(1, len(units)):
+        if units[index].size > units[best].size:
+            best = index
+    return best
+
+
 @dataclass(frozen=True, slots=True)
 class Combination:
     """A set of cards seen as one play: its effective suit, kind and units."""
@@ -147,7 +157,7 @@ class Combination:
     @property
     def largest(self) -> Unit:
         """The largest unit: the one that sets the kitty multiplier and decides a trick."""
-        return self.units[0]
+        return self.units[largest_index(self.units)]
 
 
 # -- pair structure: what following and trick-taking compare (two decks) ---------------------------
@@ -219,5 +229,5 @@ def describe(cards: Sequence[Card], ctx: TrumpContext) -> dict[str, object]:
             "units": [[str(card) for card in unit.cards()] for unit in combo.units]}
 
 
-__all__ = ["Unit", "Combination", "decompose", "face_counts", "pair_structure", "best_packing",
+__all__ = ["Unit", "Combination", "decompose", "largest_index", "face_counts", "pair_structure", "best_packing",
            "describe", "TrumpContext", "parse_cards"]

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
 
 from trainer.engine.cards import Card, parse_cards, pretty_cards
-from trainer.engine.combos import (Combination, Unit, best_packing, decompose, face_counts,
+from trainer.engine.combos import (Combination, Unit, best_packing, decompose, face_counts, largest_index,
                                    pair_structure)
 from trainer.engine.trump import TRUMP, TrumpContext
 
@@ -50,6 +50,16 @@ class Lead:
         return cls(tuple(cards), combo.suit, combo.units, pairs, tractors)
 
     @property
+    def wide(self) -> bool:
+        """True when the lead holds a triple or a quad (3 or 4 decks): followed by the wide ladder."""
+        return self.units[0].width >= 3
+
+    @property
+    def deciding(self) -> int:
+        """The index of the unit that decides the trick and sets the kitty multiplier (the largest)."""
+        return 0 if len(self.units) == 1 else largest_index(self.units)
+
+    @property
     def size(self) -> int:
         """Cards led."""
         return len(self.cards)
@@ -73,19 +83,37 @@ def _suit_part(counts: dict[int, int], suit: int, ctx: TrumpContext) -> dict[int
 
 def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> str | None:
     """Why `play` is not a legal answer to `lead` from `hand` (copies per face index), or None."""
-    n = lead.size
+    problem = follow_verdict(lead, hand, play, ctx)
+    return None if problem is None else problem()
+
+
+Reason = Callable[[], str]
+"""A reason a play is illegal, put into words only when asked for."""
+
+
+def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> Reason | None:
+    """None when `play` legally answers `lead` from `hand`, else the reason why not, to be put into
+    words by calling it (rules.md §4)."""
+    n = len(lead.cards)
     if len(play) != n:
-        return f"must play {n} card{'s' if n > 1 else ''} to follow, played {len(play)}"
+        return lambda: f"must play {n} card{'s' if n > 1 else ''} to follow, played {len(play)}"
+    if n == 1 and hand.get(play[0].index):  # a single: only the suit is judged
+        suit_of, suit = ctx.suit_of, lead.suit
+        if suit_of[play[0].index] == suit or not any(map(hand.get, ctx.faces_by_suit[suit])):
+            return None
     played = face_counts(play)
     for face, copies in played.items():
         if hand.get(face, 0) < copies:
-            return f"does not hold {pretty_cards([Card.from_index(face)] * (copies - hand.get(face, 0)))}"
+            return lambda: f"does not hold {pretty_cards([Card.from_index(face)] * (copies - hand.get(face, 0)))}"
     suit = lead.suit
     suit_of = ctx.suit_of
+    if ctx.rules.bombs != "none" and is_bomb(played) and _bomb_allowed(lead, hand, played, ctx):
+        return None
     in_suit_count = sum(copies for face, copies in played.items() if suit_of[face] == suit)
     if in_suit_count == n and not lead.pairs:
         return None
-    held = _suit_part(hand, suit, ctx)
+    get = hand.get
+    held = {face: copies for face in ctx.faces_by_suit[suit] if (copies := get(face, 0))}
     if in_suit_count < n and ctx.rules.follow == "lenient" and _lenient_shape(lead, play, held, ctx):
         return None
     held_count = sum(held.values())
@@ -93,27 +121,203 @@ def follow_problem(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
     label = suit_label(suit)
     if held_count <= n:
         if in_suit_count != held_count:
-            return (f"must play every {label} card held ({_pretty(held, ctx)}) before discarding, "
-                    f"but played {pretty_cards(play)}")
+            return lambda: (f"must play every {label} card held ({_pretty(held, ctx)}) before discarding, "
+                            f"but played {pretty_cards(play)}")
         return None
     if in_suit_count != n:
-        return f"must follow {label} with {n} {label} cards (holds {held_count}), but played {pretty_cards(play)}"
+        return lambda: (f"must follow {label} with {n} {label} cards (holds {held_count}), "
+                        f"but played {pretty_cards(play)}")
+    return _ladder_verdict(lead, held, in_suit, play, ctx)
+
+
+def _ladder_best(lead: Lead, held: dict[int, int], ctx: TrumpContext) -> tuple[object, ...] | None:
+    """The highest rung of §4's ladder the held led-suit cards reach (None when no structure is owed:
+    `follow = loose` or a lead without pairs)."""
     follow = ctx.rules.follow
     if follow == "loose" or not lead.pairs:
         return None
-    best = _rank(held, lead, ctx)
-    got = _rank(in_suit, lead, ctx)
-    if got == best:
+    protect = follow.startswith("protect_longer") and ctx.rules.decks >= 3
+    if lead.wide:
+        return _wide_best(held, lead, lead.size, protect, ctx)
+    return _rank({f: c for f, c in held.items() if c == 2} if protect else held, lead, ctx)
+
+
+def _ladder_verdict(lead: Lead, held: dict[int, int], in_suit: dict[int, int], play: Sequence[Card],
+                    ctx: TrumpContext, best: tuple[object, ...] | None = None) -> Reason | None:
+    """The structure rule of §4 for a play all of the led suit from a follower holding more of it
+    than the lead's cards (`held`): None when it climbs the ladder as high as the hand allows
+    (`best`, that height, when already known)."""
+    best = _ladder_best(lead, held, ctx) if best is None else best
+    if best is None:
         return None
-    what = f"the {lead.kind} in {label}"
-    held_pairs = [Card.from_index(f) for f in ctx.faces_by_suit[suit] for _ in range(2 * (held.get(f, 0) // 2))]
+    suit = lead.suit
+    protect = ctx.rules.follow.startswith("protect_longer") and ctx.rules.decks >= 3
+    what = f"the {lead.kind} in {suit_label(suit)}"
+    if lead.wide:
+        return _wide_problem(lead, held, in_suit, play, protect, what, best, ctx)
+    got = _rank(in_suit, lead, ctx)
+    if got >= best:
+        if protect and _skips_genuine(held, in_suit, {2: got[0]}):
+            return lambda: (f"must follow {what} with the pairs held as pairs (holds {_pretty(held, ctx)}), "
+                            f"not with cards taken out of a wider tuple; played {pretty_cards(play)}")
+        return None
     if got[0] < best[0]:
         need = "a pair" if best[0] == 1 else f"{best[0]} pairs"
-        return f"must follow {what} with {need} (holds {pretty_cards(held_pairs)}) but played {pretty_cards(play)}"
+        return lambda: (f"must follow {what} with {need} (holds {_pretty_pairs(held, suit, ctx)}) "
+                        f"but played {pretty_cards(play)}")
     longest = best[1][0] if best[1] else 2
-    return (f"must follow {what} with a {longest}-pair tractor"
-            f"{' and more' if len(best[1]) > 1 else ''} (holds {pretty_cards(held_pairs)}) "
-            f"but played {pretty_cards(play)}")
+    return lambda: (f"must follow {what} with a {longest}-pair tractor"
+                    f"{' and more' if len(best[1]) > 1 else ''} (holds {_pretty_pairs(held, suit, ctx)}) "
+                    f"but played {pretty_cards(play)}")
+
+
+def _pretty_pairs(held: dict[int, int], suit: int, ctx: TrumpContext) -> str:
+    """The pairs among the held cards of a suit, for messages (a triple shows one pair)."""
+    return pretty_cards(Card.from_index(f) for f in ctx.faces_by_suit[suit] for _ in range(2 * (held.get(f, 0) // 2)))
+
+
+def is_bomb(counts: dict[int, int]) -> bool:
+    """True when the cards are 4 or more copies of one face: a bomb under `bombs` (rules.md §9)."""
+    return len(counts) == 1 and next(iter(counts.values())) >= 4
+
+
+def _bomb_allowed(lead: Lead, hand: dict[int, int], played: dict[int, int], ctx: TrumpContext) -> bool:
+    """Whether a bomb may answer the lead: always under `bombs = allow`; under `allow_suit_following`
+    when it is of the led suit or trump, or the follower holds no card of the led suit."""
+    if ctx.rules.bombs == "allow":
+        return True
+    suit = ctx.suit_of[next(iter(played))]
+    return suit in (lead.suit, TRUMP) or not _suit_part(hand, lead.suit, ctx)
+
+
+def _skips_genuine(held: dict[int, int], in_suit: dict[int, int], slots: dict[int, int]) -> bool:
+    """`protect_longer` (rbtying LongerTuplesProtected): True when the play fills some of its `slots`
+    (tuple width → slots filled) with cards taken out of wider tuples while tuples of exactly that width
+    stay in the hand that could fill them."""
+    for width, filled in slots.items():
+        covered = sum(1 for copies in in_suit.values() if copies == width)
+        missing = filled - covered
+        if missing > 0:
+            left = sum(1 for face, copies in held.items() if copies - in_suit.get(face, 0) == width)
+            if left >= missing:
+                return True
+    return False
+
+
+WideRank = tuple[int, tuple[int, ...], tuple[int, ...], int, int]
+"""A wide follow's rank: (quads, triple-tractor pieces, pair-tractor pieces, triples, pairs)."""
+
+
+def _wide_caps(lead: Lead, ctx: TrumpContext) -> tuple[int, tuple[int, ...], tuple[int, ...], int, int]:
+    """What a wide lead can ask for: quads, triple-tractor bins, pair-tractor bins, triples, pairs.
+
+    A led quad counts as two pairs and, unless `follow` is a tractor_on_tractor_only variant, as a
+    2-pair tractor bin; a triple is asked for only by the lead's triples (rules.md §4, decisions)."""
+    quads = sum(unit.length for unit in lead.units if unit.width == 4)
+    bins3 = tuple(unit.length for unit in lead.units if unit.width >= 3 and unit.length >= 2)
+    bins2 = [unit.length for unit in lead.units if unit.width >= 2 and unit.length >= 2]
+    if not ctx.rules.follow.endswith("tractor_on_tractor_only"):
+        bins2 += [2 for unit in lead.units if unit.width == 4 and unit.length == 1]
+    triples = sum(unit.length for unit in lead.units if unit.width == 3)
+    return quads, bins3, tuple(sorted(bins2, reverse=True)), triples, lead.pairs
+
+
+def _runs(positions: set[int]) -> tuple[int, ...]:
+    """Lengths of the maximal runs of consecutive positions (2 or more)."""
+    runs = []
+    for top in positions:
+        if top + 1 not in positions:
+            length = 1
+            while top - length in positions:
+                length += 1
+            if length >= 2:
+                runs.append(length)
+    return tuple(sorted(runs, reverse=True))
+
+
+def _wide_rank(counts: dict[int, int], caps: tuple[int, tuple[int, ...], tuple[int, ...], int, int],
+               ctx: TrumpContext, exact: bool = False) -> WideRank:
+    """The rank of a set of led-suit cards against a wide lead's `caps`; with `exact`, a face counts
+    only as a tuple of exactly its copies (protect_longer: nothing is taken out of a wider tuple)."""
+    quads, bins3, bins2, triples, pairs = caps
+    position = ctx.position
+
+    def has(copies: int, width: int) -> bool:
+        return copies == width if exact else copies >= width
+
+    got_quads = sum(1 for c in counts.values() if has(c, 4))
+    got_triples = sum(1 for c in counts.values() if has(c, 3))
+    got_pairs = sum(1 for c in counts.values() if c == 2) if exact else sum(c // 2 for c in counts.values())
+    t3 = best_packing(_runs({position[f] for f, c in counts.items() if has(c, 3)}), bins3) if bins3 else ()
+    t2 = best_packing(_runs({position[f] for f, c in counts.items() if has(c, 2)}), bins2) if bins2 else ()
+    return min(got_quads, quads), t3, t2, min(got_triples, triples), min(got_pairs, pairs)
+
+
+_WIDE_BEST: dict[tuple[object, ...], WideRank] = {}
+
+
+def _wide_best(held: dict[int, int], lead: Lead, n: int, protect: bool, ctx: TrumpContext) -> WideRank:
+    """The best rank any `n` of the held led-suit cards reach against a wide lead (searched over the
+    tuples taken from each face; singles fill the rest)."""
+    caps = _wide_caps(lead, ctx)
+    key = (ctx.level, ctx.trump, ctx.rules, tuple(sorted(held.items())), caps, n, protect)
+    found = _WIDE_BEST.get(key)
+    if found is not None:
+        return found
+    faces = [(f, c) for f, c in held.items() if c >= 2]
+    best: list[WideRank] = []
+    chosen: dict[int, int] = {}
+
+    def walk(i: int, budget: int) -> None:
+        if i == len(faces):
+            rank = _wide_rank(chosen, caps, ctx, exact=protect)
+            if not best or rank > best[0]:
+                best[:] = [rank]
+            return
+        face, copies = faces[i]
+        walk(i + 1, budget)
+        for take in ((copies,) if protect else range(2, copies + 1)):
+            if take <= budget:
+                chosen[face] = take
+                walk(i + 1, budget - take)
+                del chosen[face]
+
+    walk(0, n)
+    if len(_WIDE_BEST) > 20000:
+        _WIDE_BEST.clear()
+    _WIDE_BEST[key] = best[0]
+    return best[0]
+
+
+def _wide_problem(lead: Lead, held: dict[int, int], in_suit: dict[int, int], play: Sequence[Card],
+                  protect: bool, what: str, best: WideRank, ctx: TrumpContext) -> Reason | None:
+    """Why a full led-suit answer to a lead holding triples or quads breaks the wide ladder (whose
+    highest rung the hand reaches is `best`), or None (rules.md §4: seed 004's rungs for three
+    decks; quads count as two pairs)."""
+    got = _wide_rank(in_suit, _wide_caps(lead, ctx), ctx)
+    if got >= best:
+        wide = sorted((c for c in in_suit.values() if c >= 3), reverse=True)[:got[0] + got[3]]
+        if protect and _skips_genuine(held, in_suit, {3: got[3], 2: got[4] - sum(c // 2 for c in wide)}):
+            return lambda: (f"must follow {what} with the tuples held as they are (holds {_pretty(held, ctx)}), "
+                            f"not with cards taken out of a wider tuple; played {pretty_cards(play)}")
+        return None
+    return lambda: (f"must follow {what} with {_describe_rank(best)} (holds {_pretty(held, ctx)}) "
+                    f"but played {pretty_cards(play)}")
+
+
+def _describe_rank(rank: WideRank) -> str:
+    """The structure a wide rank asks for, in words: `a quad`, `a 2-triple tractor`, `2 pairs`."""
+    quads, t3, t2, triples, pairs = rank
+    parts = []
+    if quads:
+        parts.append("a quad" if quads == 1 else f"{quads} quads")
+    parts += [f"a {length}-triple tractor" for length in t3]
+    parts += [f"a {length}-pair tractor" for length in t2]
+    if triples and not t3:
+        parts.append("a triple" if triples == 1 else f"{triples} triples")
+    if pairs and not (quads or t2 or t3):
+        parts.append("a pair" if pairs == 1 else f"{pairs} pairs")
+    return " and ".join(parts) or "singles"
 
 
 def forms_lead_shape(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> bool:
@@ -173,9 +377,12 @@ def legal_follows(lead: Lead, hand: dict[int, int], ctx: TrumpContext) -> Iterat
         for filler in _multisets(others, n - held_count):
             yield _cards_of(held, ctx) + _cards_of(filler, ctx)
     else:
+        bombs = ctx.rules.bombs != "none"
+        best = _ladder_best(lead, held, ctx)
         for choice in _multisets(held, n):
             cards = _cards_of(choice, ctx)
-            if follow_problem(lead, hand, cards, ctx) is None:
+            if best is None or _ladder_verdict(lead, held, choice, cards, ctx, best) is None \
+                    or bombs and is_bomb(choice):
                 yield cards
     if held_count:
         yield from lenient_shapes(lead, hand, ctx)
@@ -208,7 +415,7 @@ def random_follow(lead: Lead, hand: dict[int, int], ctx: TrumpContext, rng: rand
         return rng.sample(held_cards, n)
     for _ in range(30):
         guess = _guess(lead, held, ctx, rng)
-        if follow_problem(lead, hand, guess, ctx) is None:
+        if follow_verdict(lead, hand, guess, ctx) is None:
             return guess
     options = []
     for option in legal_follows(lead, hand, ctx):
@@ -236,8 +443,9 @@ def _guess(lead: Lead, held: dict[int, int], ctx: TrumpContext, rng: random.Rand
 
 
 def legal_leads(hand: dict[int, int], ctx: TrumpContext) -> Iterator[list[Card]]:
-    """Every single-combination lead: singles, tuples and tractors (throws are not listed); at a shared
-    position (副级牌) every face can take part, and with `ace_two_wrap` the A pair can sit below the 2s."""
+    """Every single-combination lead: singles, tuples and tractors of every width (throws are not
+    listed); at a shared position (副级牌) every face can take part, and with `ace_two_wrap` the A pair
+    can sit below the 2s."""
     for suit in range(5):
         held = _suit_part(hand, suit, ctx)
         if not held:
@@ -246,10 +454,12 @@ def legal_leads(hand: dict[int, int], ctx: TrumpContext) -> Iterator[list[Card]]
         for face in faces:
             for width in range(1, held[face] + 1):
                 yield [Card.from_index(face)] * width
-        yield from _tractor_leads([f for f in faces if held[f] >= 2], ctx)
+        for width in range(2, max(held.values()) + 1):
+            yield from _tractor_leads([f for f in faces if held[f] >= width], ctx, width)
 
 
-def _tractor_leads(pair_faces: list[int], ctx: TrumpContext) -> Iterator[list[Card]]:
+def _tractor_leads(pair_faces: list[int], ctx: TrumpContext, width: int = 2) -> Iterator[list[Card]]:
+    """Tractors of tuples of `width` copies from faces holding that many (pairs by default)."""
     by_position: dict[int, list[int]] = {}
     for face in pair_faces:
         by_position.setdefault(ctx.position[face], []).append(face)
@@ -262,10 +472,11 @@ def _tractor_leads(pair_faces: list[int], ctx: TrumpContext) -> Iterator[list[Ca
             choices.append(by_position[top - len(choices)])
             for run in product(*choices):
                 if len(set(run)) == len(run):
-                    cards = [Card.from_index(f) for f in run for _ in range(2)]
+                    cards = [Card.from_index(f) for f in run for _ in range(width)]
                     if Combination.of(cards, ctx).kind == "tractor":
                         yield cards
 
 
-__all__ = ["Lead", "follow_problem", "forms_lead_shape", "legal_follows", "legal_leads", "lenient_shapes",
-           "random_follow", "suit_label", "parse_cards", "face_counts", "TrumpContext"]
+__all__ = ["Lead", "follow_problem", "follow_verdict", "forms_lead_shape", "legal_follows",
+           "legal_leads", "lenient_shapes", "random_follow", "suit_label", "parse_cards", "face_counts",
+           "TrumpContext"]

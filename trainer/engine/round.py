@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from trainer.engine.cards import Card, pretty_cards
 from trainer.engine.combos import face_counts
 from trainer.engine.errors import IllegalPlayError
-from trainer.engine.follow import Lead, follow_problem
+from trainer.engine.follow import Lead, follow_verdict
 from trainer.engine.rules import Rules
 from trainer.engine.scoring import kitty_multiplier, level_result, next_banker, points, throw_penalty
 from trainer.engine.tricks import ThrowResult, beats, check_throw, play_profile, trick_winner
@@ -174,16 +174,17 @@ class RoundState:
         if trick is None or trick.lead is None or len(trick.plays) == 4:
             raise IllegalPlayError("no trick is under way to follow", seat=self.next_seat)
         seat = (trick.leader + len(trick.plays)) % 4
-        problem = follow_problem(trick.lead, self.hands[seat], cards, self.ctx)
+        problem = follow_verdict(trick.lead, self.hands[seat], cards, self.ctx)
         if problem is not None:
-            raise IllegalPlayError(problem, seat=seat)
+            raise IllegalPlayError(problem(), seat=seat)
         _take(self.hands[seat], cards)
         trick.plays.append(list(cards))
-        profile = play_profile(trick.lead, cards, self.ctx)
+        lead = trick.lead
+        profile = play_profile(lead, cards, self.ctx)
         winning, best = trick.winning, trick.best
         assert winning is not None and best is not None
-        if profile is not None and beats(profile, best, cards, trick.plays[(winning - trick.leader) % 4],
-                                         trick.lead, self.ctx):
+        if profile is not None and (profile[0] > best[0] if len(lead.units) == 1 else beats(
+                profile, best, cards, trick.plays[(winning - trick.leader) % 4], lead, self.ctx)):
             trick.winning = winning = seat
             trick.best = profile
         if len(trick.plays) == 4:

@@ -35,9 +35,6 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
 
 OPTION_ALIASES = {("kitty_multiplier", "times_width"): "times_cards"}
 
-SUPPORTED_DECKS = (2,)
-"""Deck counts the engine plays today; the others are accepted names awaiting their issue."""
-
 
 @dataclass(frozen=True, slots=True)
 class Rules:

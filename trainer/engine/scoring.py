@@ -23,7 +23,7 @@ def points(cards: Iterable[Card]) -> int:
 
 def kitty_multiplier(lead: Lead, rules: Rules) -> int:
     """The kitty multiplier set by the last trick's lead (its largest unit; rules.md §6, §9)."""
-    unit = lead.units[0]
+    unit = lead.units[lead.deciding]
     width, length, size = unit.width, unit.length, unit.size
     style = rules.kitty_multiplier
     if style == "doubling":

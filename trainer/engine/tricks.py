@@ -17,8 +17,17 @@ from dataclasses import dataclass
 
 from trainer.engine.cards import Card, parse_cards
 from trainer.engine.combos import Unit, face_counts
-from trainer.engine.follow import Lead
+from trainer.engine.follow import Lead, is_bomb
 from trainer.engine.trump import TRUMP, TrumpContext
+
+
+BOMB = 100_000
+"""Bombs (`bombs` option) rank above everything: BOMB + 1000 × cards + strength of the face."""
+WIDER = 50_000
+"""The four-deck preset (seed 000): the wider plays that take a pair-tractor trick rank above every tractor."""
+WIDER_THAN_TRACTOR = {2: (4, 1), 3: (3, 2), 4: (4, 2)}
+"""Four decks: pair-tractor length → the (width, length) of the wider play of as many cards that beats it:
+a quad (2222 > 7788), two consecutive triples (222333 > 667788), two consecutive quads."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +130,11 @@ def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> list[in
     Under `throw_compare = all_units` a throw's profile is, unit by unit, the highest top any grouping
     gives it: a play must beat it under every grouping (rules.md §5)."""
     suit_of = ctx.suit_of
+    if len(play) == 1 and lead.size == 1:  # a single answers a single lead: led suit or trump
+        face = play[0].index
+        return [ctx.strength[face]] if suit_of[face] == lead.suit or suit_of[face] == TRUMP else None
+    if ctx.rules.bombs != "none" and len(play) >= 4 and is_bomb(face_counts(play)):
+        return [BOMB + 1000 * len(play) + ctx.strength[play[0].index]]
     first = suit_of[play[0].index]
     if first != lead.suit and first != TRUMP:
         return None
@@ -131,9 +145,17 @@ def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> list[in
         if unit.width == 1:
             return [ctx.strength[play[0].index]]
         counts = face_counts(play)
+        if unit.width == 2 and unit.length in WIDER_THAN_TRACTOR and ctx.rules.preset == "four-deck" \
+                and ctx.rules.decks == 4:
+            wider = _candidates(counts, *WIDER_THAN_TRACTOR[unit.length], ctx)
+            if wider:
+                return [WIDER + wider[0][0]]
         found = _candidates(counts, unit.width, unit.length, ctx)
         return [found[0][0]] if found else None
     counts = dict(face_counts(play))
+    deciding = lead.deciding
+    if ctx.rules.throw_compare == "largest_unit" and deciding:  # the grouping best for the largest unit
+        return max(_groupings(counts, lead.units, 0, ctx), key=lambda grouping: grouping[deciding], default=None)
     if ctx.rules.throw_compare != "all_units":
         return next(_groupings(counts, lead.units, 0, ctx), None)
     best: list[int] | None = None
@@ -146,8 +168,11 @@ def beats(profile: list[int], best: list[int], play: Sequence[Card], best_play: 
           lead: Lead, ctx: TrumpContext) -> bool:
     """True when a play with `profile` takes the trick from the play winning it with `best`."""
     rule = ctx.rules.throw_compare
-    if len(lead.units) == 1 or rule == "largest_unit":
+    if len(lead.units) == 1 or max(profile[0], best[0]) >= WIDER:
         return profile[0] > best[0]
+    if rule == "largest_unit":
+        deciding = lead.deciding
+        return profile[deciding] > best[deciding]
     if rule == "all_units":
         return next(_groupings(dict(face_counts(play)), lead.units, 0, ctx, above=best), None) is not None
     if rule == "highest_card":

@@ -12,6 +12,7 @@ The order of cards changes with every hand (level and trump suit), so it lives h
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from trainer.engine.cards import FACE_COUNT, RANK_NAMES, Card, Suit, parse_cards
 from trainer.engine.errors import MalformedError, shown
@@ -83,7 +84,12 @@ class TrumpContext:
     def parse(cls, level: str | int, trump: str | None, rules: Rules | str | dict | None = None) -> TrumpContext:
         """A context from text: level `2`…`A`, trump `S`/`H`/`C`/`D`/`none`, rules preset or object."""
         parsed = rules if isinstance(rules, Rules) else Rules.parse(rules)
-        return cls(parse_level(level), parse_trump(trump), parsed)
+        return cls.shared(parse_level(level), parse_trump(trump), parsed)
+
+    @classmethod
+    def shared(cls, level: int, trump: Suit | None, rules: Rules) -> TrumpContext:
+        """The context of a level, trump and rules, built once and shared (a context never changes)."""
+        return _shared_context(level, trump, rules)
 
     def _is_fixed_two(self, rank: int) -> bool:
         return self.rules.fixed_twos and rank == 2 and self.level != 2
@@ -166,6 +172,11 @@ class TrumpContext:
     def __repr__(self) -> str:
         trump = "none" if self.trump is None else self.trump.letter
         return f"TrumpContext.parse({RANK_NAMES[self.level]!r}, {trump!r}, {self.rules.to_json()!r})"
+
+
+@lru_cache(maxsize=512)
+def _shared_context(level: int, trump: Suit | None, rules: Rules) -> TrumpContext:
+    return TrumpContext(level, trump, rules)
 
 
 __all__ = ["TRUMP", "SUIT_NAMES", "TrumpContext", "parse_level", "parse_trump", "parse_cards"]

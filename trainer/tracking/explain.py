@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from trainer.engine.cards import Card, pretty_cards
+from trainer.engine.combos import TUPLE_NAMES
 from trainer.engine.trump import SUIT_NAMES, TRUMP
-from trainer.tracking.facts import listed_suits, top_faces, voids
+from trainer.tracking.facts import listed_suits, top_faces, tractor_key, tuple_key, voids
 from trainer.tracking.tracker import FACE_POINTS, PlayEvent, Snapshot
 
 Predicate = Callable[[int], bool]
@@ -93,6 +94,19 @@ def explain(snap: Snapshot, events: Sequence[PlayEvent], field: str, suit: str |
     raise ValueError(f"no explanation for the field {field!r}")
 
 
+COPIES_WORDS = {2: "two", 3: "three", 4: "four"}
+"""How the live-tuple lines name the unseen copies a tuple of each width needs."""
+
+
+def live_width(name: str) -> int:
+    """The tuple width a live-tuple suit fact is about (`live_pairs`, `live_tractors` 2; `live_triples`,
+    `live_triple_tractors` 3; `live_quads`, `live_quad_tractors` 4), or 0 for another fact."""
+    for width in (2, 3, 4):
+        if name in (tuple_key(width), tractor_key(width)):
+            return width
+    return 0
+
+
 def _explain_suit(snap: Snapshot, events: Sequence[PlayEvent], name: str, suit: int,
                   in_suit: Predicate) -> list[str]:
     ctx = snap.ctx
@@ -116,10 +130,13 @@ def _explain_suit(snap: Snapshot, events: Sequence[PlayEvent], name: str, suit: 
                 where.append(f"unseen ×{snap.unseen[face]}")
             lines.append(f"{Card.from_index(face).pretty}: " + ", ".join(where))
         return lines
-    if name in ("live_pairs", "live_tractors"):
+    width = live_width(name)
+    if width:
+        unit = TUPLE_NAMES[width]
         unseen_by_suit = [sum(snap.unseen[f] for f in ctx.faces_by_suit[s]) for s in range(5)]
-        lines = [f"{label} faces with two unseen copies: "
-                 + (pretty_cards(Card.from_index(f) for f in ctx.faces_by_suit[suit] if snap.unseen[f] >= 2) or "none")]
+        lines = [f"{label} faces with {COPIES_WORDS[width]} unseen copies: "
+                 + (pretty_cards(Card.from_index(f) for f in ctx.faces_by_suit[suit] if snap.unseen[f] >= width)
+                    or "none")]
         for q in range(4):
             if q == snap.seat:
                 continue
@@ -128,10 +145,10 @@ def _explain_suit(snap: Snapshot, events: Sequence[PlayEvent], name: str, suit: 
                 reasons.append(f"void in {label}")
             if snap.no_pairs[q] >> suit & 1:
                 reasons.append(f"shown to hold no {label} pair")
-            if snap.hand_sizes[q] < 2:
+            if snap.hand_sizes[q] < width:
                 reasons.append(f"{snap.hand_sizes[q]} card(s) left")
-            lines.append(f"seat {q}: " + ("; ".join(reasons) + ", cannot hold a pair" if reasons else "could hold one"))
-        lines.append("the kitty never makes a pair live")
+            lines.append(f"seat {q}: " + ("; ".join(reasons) + f", cannot hold a {unit}" if reasons else "could hold one"))
+        lines.append(f"the kitty never makes a {unit} live")
         return lines
     raise ValueError(f"no explanation for the field suits.{name!r}")
 

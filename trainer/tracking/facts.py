@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from trainer.engine.cards import RANK_NAMES, Card, Suit
+from trainer.engine.combos import TUPLE_NAMES
 from trainer.engine.trump import SUIT_NAMES, TRUMP, TrumpContext
 from trainer.tracking.tracker import FACE_POINTS, Snapshot
 
@@ -57,17 +58,24 @@ def _suit_list(bits: int, suits: Sequence[int]) -> list[str]:
     return [SUIT_NAMES[s] for s in suits if bits >> s & 1]
 
 
-def live_pair_faces(snap: Snapshot, suit: int, void_bits: Sequence[int]) -> list[int]:
-    """Faces of `suit` with 2+ unseen copies that some other seat could still hold as a pair."""
+def live_tuple_faces(snap: Snapshot, suit: int, void_bits: Sequence[int], width: int = 2) -> list[int]:
+    """Faces of `suit` with `width`+ unseen copies that some other seat could still hold as a tuple of
+    that width (a pair, triple or quad): not void in the suit, not shown pairless, `width`+ cards in hand."""
     holders = [q for q in range(4) if q != snap.seat and not (void_bits[q] >> suit & 1)
-               and not (snap.no_pairs[q] >> suit & 1) and snap.hand_sizes[q] >= 2]
+               and not (snap.no_pairs[q] >> suit & 1) and snap.hand_sizes[q] >= width]
     if not holders:
         return []
-    return [f for f in snap.ctx.faces_by_suit[suit] if snap.unseen[f] >= 2]
+    return [f for f in snap.ctx.faces_by_suit[suit] if snap.unseen[f] >= width]
+
+
+def listed_widths(decks: int) -> range:
+    """The tuple widths whose live faces and tractors are listed: pairs always (none can be live with one
+    deck), triples with three or four decks, quads with four."""
+    return range(2, max(decks, 2) + 1)
 
 
 def live_tractors(faces: Sequence[int], ctx: TrumpContext) -> list[list[str]]:
-    """Maximal runs of 2+ consecutive positions that each have a live pair (faces strongest first)."""
+    """Maximal runs of 2+ consecutive positions among live tuples' `faces` (one width; strongest first)."""
     runs: list[list[int]] = []
     for face in faces:
         if runs and ctx.position[runs[-1][-1]] - ctx.position[face] in (0, 1):
@@ -76,6 +84,17 @@ def live_tractors(faces: Sequence[int], ctx: TrumpContext) -> list[list[str]]:
             runs.append([face])
     return [[str(Card.from_index(f)) for f in run] for run in runs
             if len({ctx.position[f] for f in run}) >= 2]
+
+
+def tuple_key(width: int) -> str:
+    """The suit fact listing the live tuples of `width`: `live_pairs`, `live_triples`, `live_quads`."""
+    return f"live_{TUPLE_NAMES[width]}s"
+
+
+def tractor_key(width: int) -> str:
+    """The suit fact listing the live tractors of tuples of `width`: `live_tractors` for pairs (tracking.md),
+    `live_triple_tractors` and `live_quad_tractors` for the wider ones."""
+    return "live_tractors" if width == 2 else f"live_{TUPLE_NAMES[width]}_tractors"
 
 
 def facts_json(snap: Snapshot, at: str) -> dict[str, Any]:
@@ -87,14 +106,15 @@ def facts_json(snap: Snapshot, at: str) -> dict[str, Any]:
     others = [q for q in range(4) if q != snap.seat]
     void_bits = [voids(snap, q, unseen_by_suit) for q in range(4)]
     suits = listed_suits(ctx)
+    widths = listed_widths(ctx.rules.decks)
     settled = snap.kitty_revealed
     suit_facts = {}
     in_play = [snap.mine[f] + snap.unseen[f] for f in range(54)]
     unplayed = [0 if settled else ctx.rules.decks - snap.played[f] for f in range(54)]
     for suit in suits:
         faces = faces_by_suit[suit]
-        live = live_pair_faces(snap, suit, void_bits)
-        suit_facts[SUIT_NAMES[suit]] = {
+        live = {width: live_tuple_faces(snap, suit, void_bits, width) for width in widths}
+        entry = suit_facts[SUIT_NAMES[suit]] = {
             "played": sum(snap.played[f] for f in faces),
             "mine": sum(snap.mine[f] for f in faces),
             "unseen": unseen_by_suit[suit],
@@ -107,9 +127,11 @@ def facts_json(snap: Snapshot, at: str) -> dict[str, Any]:
             "higher_than_mine": {str(Card.from_index(f)): sum(snap.unseen[g] for g in faces
                                                               if ctx.strength[g] > ctx.strength[f])
                                  for f in faces if snap.mine[f]},
-            "live_pairs": [str(Card.from_index(f)) for f in live],
-            "live_tractors": live_tractors(live, ctx),
         }
+        for width in widths:
+            entry[tuple_key(width)] = [str(Card.from_index(f)) for f in live[width]]
+        for width in widths:
+            entry[tractor_key(width)] = live_tractors(live[width], ctx)
     trump_faces = faces_by_suit[TRUMP]
     attackers = sum(p for q, p in enumerate(snap.points_won) if (q - snap.banker) % 2 == 1)
     attackers_score = attackers + snap.penalties + snap.kitty_bonus

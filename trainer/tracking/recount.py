@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from trainer.engine.cards import full_deck
+from trainer.engine.cards import Card, full_deck
 from trainer.engine.combos import face_counts
 from trainer.engine.follow import Lead, forms_lead_shape
 from trainer.engine.scoring import kitty_multiplier
 from trainer.engine.trump import TrumpContext
 from trainer.records import DealRecord, Position, state_at
-from trainer.tracking.tracker import Constraints, Snapshot, TrickView
+from trainer.tracking.tracker import Constraints, Snapshot, TrickView, no_legal_holder
 
 
 def _array(counter: Counter[int] | dict[int, int]) -> tuple[int, ...]:
@@ -51,7 +51,7 @@ def recount(record: DealRecord, seat: int, position: Position) -> Snapshot:
             no_pairs[who] |= (1 << lead.suit) if lead.pairs == 1 else 0
         elif len(in_suit) < lead.size:
             revealed[who] |= 1 << lead.suit
-        elif strict and lead.pairs and sum(c // 2 for c in face_counts(in_suit).values()) < lead.pairs:
+        elif strict and lead.pairs and _shown_pairless(lead, in_suit, ctx):
             no_pairs[who] |= 1 << lead.suit
     returned: list[dict[int, int]] = [{} for _ in range(4)]
     caps: list[dict[int, int]] = [{} for _ in range(4)]
@@ -96,17 +96,28 @@ def recount(record: DealRecord, seat: int, position: Position) -> Snapshot:
                     Constraints(tuple(returned), tuple(caps), tuple(declared)))
 
 
+def _shown_pairless(lead: Lead, in_suit: list[Card], ctx: TrumpContext) -> bool:
+    """tracking.md's no-pair rule read off the play, without the tracker's shortcut: fewer pairs than the
+    lead, and with three or four decks the engine refusing the play to every holder of a further pair."""
+    fewer = sum(copies // 2 for copies in face_counts(in_suit).values()) < lead.pairs
+    return fewer and (ctx.rules.decks <= 2 or no_legal_holder(lead, in_suit, ctx))
+
+
 def _proved_caps(lead: Lead, ctx: TrumpContext) -> dict[int, int]:
     """tracking.md's bound after a throw stood, read off the thrown cards: copies another seat can have
-    held then of each face of the suit (none above the lowest single unit, one above the lowest pair)."""
+    held then of each face of the suit (none above the lowest single unit; above the lowest tuple of
+    width w, at most w − 1)."""
     lowest_single = min((u.top for u in lead.units if u.size == 1), default=None)
-    lowest_pair = min((u.top for u in lead.units if u.width >= 2 and u.length == 1), default=None)
     caps = {}
     for face in ctx.faces_by_suit[lead.suit]:
         if lowest_single is not None and ctx.strength[face] > lowest_single:
             caps[face] = 0
-        elif lowest_pair is not None and ctx.strength[face] > lowest_pair:
-            caps[face] = 1
+            continue
+        for width in (2, 3, 4):
+            lowest = min((u.top for u in lead.units if u.width == width and u.length == 1), default=None)
+            if lowest is not None and ctx.strength[face] > lowest:
+                caps[face] = width - 1
+                break
     return caps
 
 

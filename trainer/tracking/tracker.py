@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from trainer.engine.cards import Card
 from trainer.engine.combos import face_counts
-from trainer.engine.follow import Lead, forms_lead_shape
+from trainer.engine.follow import Lead, follow_verdict, forms_lead_shape
 from trainer.engine.round import RoundState
 from trainer.engine.scoring import kitty_multiplier
 from trainer.engine.trump import TRUMP, TrumpContext
@@ -172,7 +173,7 @@ class SeatTracker:
                     self.no_pairs[seat] |= 1 << lead.suit
             elif in_suit < len(lead.cards):
                 self.revealed_voids[seat] |= 1 << lead.suit
-            elif lead.pairs and self.strict_pairs and _pairs(cards) < lead.pairs:
+            elif lead.pairs and self.strict_pairs and shows_no_pair(lead, cards, self.ctx):
                 self.no_pairs[seat] |= 1 << lead.suit
             self.trick = TrickView(trick.number, trick.leader, trick.plays + (cards,), event.winning, trick.attempt)
         returned, caps, declared = self.returned[seat], self.caps[seat], self.declared[seat]
@@ -249,16 +250,59 @@ def known_after_throw(known: dict[int, int], attempt: Sequence[Card], forced: Se
 
 def throw_caps(lead: Lead, ctx: TrumpContext) -> dict[int, int]:
     """What a throw that stood proves of every other seat (not the kitty) at that moment: no card of
-    the suit above its lowest single, at most one copy of a face above its lowest pair (face → cap)."""
-    singles = [u.top for u in lead.units if u.width == 1]
-    pairs = [u.top for u in lead.units if u.width >= 2 and u.length == 1]
+    the suit above its lowest single, fewer than w copies of a face above its lowest tuple of width w
+    (one above the lowest pair, two above the lowest triple…) (face → cap)."""
+    lowest: dict[int, int] = {}
+    for unit in lead.units:
+        if unit.length == 1:
+            lowest[unit.width] = min(lowest.get(unit.width, unit.top), unit.top)
     caps = {}
     for face in ctx.faces_by_suit[lead.suit]:
-        if singles and ctx.strength[face] > min(singles):
-            caps[face] = 0
-        elif pairs and ctx.strength[face] > min(pairs):
-            caps[face] = 1
+        above = [width - 1 for width, top in lowest.items() if ctx.strength[face] > top]
+        if above:
+            caps[face] = min(above)
     return caps
+
+
+def shows_no_pair(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> bool:
+    """True when a follower who answered `lead` with `play`, all of the led suit, is shown to hold no pair
+    of that suit now: the play has fewer pairs than the lead (a triple counts one, a quad two) and no hand
+    holding a further pair would have been allowed it. Where the lead holds pairs and singles only and
+    `protect_longer` is off, the (P, T) ladder of rules.md §4 ranks pairs first and a further pair always
+    makes one more, so the count decides; otherwise `no_legal_holder` asks the engine."""
+    if _pairs(play) >= lead.pairs:
+        return False
+    if ctx.rules.decks <= 2:
+        return True
+    if not ctx.rules.follow.startswith("protect_longer") and all(unit.width <= 2 for unit in lead.units):
+        return True
+    return no_legal_holder(lead, play, ctx)
+
+
+def no_legal_holder(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> bool:
+    """With three or four decks: True when the engine's follow rule (`follow_verdict`) refuses `play`
+    from every hand that adds a further pair (or triple, quad) of one face of the led suit — seed 004's
+    ladder (a triple + singles outranks two pairs) and `protect_longer` (a held triple need not give a
+    pair) may let a holder of a pair play fewer pairs. The recount asks this for every such play."""
+    return _no_legal_holder(lead, tuple(sorted(face_counts(play).items())), ctx)
+
+
+@lru_cache(maxsize=4096)
+def _no_legal_holder(lead: Lead, played: tuple[tuple[int, int], ...], ctx: TrumpContext) -> bool:
+    """`no_legal_holder`, remembered: the four seats' trackers (and the recount) ask it about the same
+    play. Without `protect_longer` more copies only oblige more, so one further pair of a
+    face decides; with it a wider tuple kept whole may excuse the play, so every width is tried."""
+    play = [Card.from_index(face) for face, copies in played for _ in range(copies)]
+    counts = dict(played)
+    every_width = ctx.rules.follow.startswith("protect_longer")
+    for face in ctx.faces_by_suit[lead.suit]:
+        room = ctx.rules.decks - counts.get(face, 0)
+        for extra in range(2, room + 1 if every_width else min(room, 2) + 1):
+            hand = dict(counts)
+            hand[face] = hand.get(face, 0) + extra
+            if follow_verdict(lead, hand, play, ctx) is None:
+                return False
+    return True
 
 
 def _pairs(cards: Sequence[Card]) -> int:
@@ -293,4 +337,4 @@ def track(record: DealRecord, seat: int, position: Position) -> Snapshot:
 
 
 __all__ = ["PlayEvent", "public_events", "last_event", "SeatTracker", "Snapshot", "TrickView", "Constraints", "tracker_for",
-           "track", "throw_caps", "known_after_throw", "TRUMP"]
+           "track", "throw_caps", "known_after_throw", "shows_no_pair", "no_legal_holder", "TRUMP"]

@@ -49,7 +49,8 @@ def _filters(form: FilterForm) -> Filters:
 
     complete = value(form.complete)
     whose = value(form.whose)
-    return Filters(rules=value(form.rules), trump=value(form.trump),
+    decks = value(form.decks)
+    return Filters(rules=value(form.rules), decks=None if decks is None else int(decks), trump=value(form.trump),
                    complete=None if complete is None else complete == "yes",
                    mine=None if whose is None else whose == "mine", game=value(form.game))
 

@@ -128,6 +128,9 @@ class FilterForm(Form):
     game = SelectField(_l("Game"), default="", choices=[
         ANY, SelectChoice("shengji", _l("升级 (Shengji)")), SelectChoice("gouji", _l("够级 (Gouji)"))])
     rules = SelectField(_l("Rules"), choices=[ANY, *preset_choices(RULE_PRESETS)], default="")
+    decks = SelectField(_l("Decks"), default="", choices=[
+        ANY, SelectChoice("1", _l("1 deck (40分)")), SelectChoice("2", _l("2 decks (80分)")),
+        SelectChoice("3", _l("3 decks (泰坦尼克)")), SelectChoice("4", _l("4 decks"))])
     trump = SelectField(_l("Trump (主)"), default="", choices=[
         ANY, SelectChoice("S", "♠"), SelectChoice("H", "♥"), SelectChoice("C", "♣"), SelectChoice("D", "♦"),
         SelectChoice("none", _l("no trump (无主)"))])

@@ -21,7 +21,7 @@ from sqlmodel import Session, col, select
 
 from trainer.bots.generate import generate_records
 from trainer.engine.errors import IllegalPlayError, JipaiError
-from trainer.engine.rules import PRESETS, SUPPORTED_DECKS, Rules
+from trainer.engine.rules import PRESETS, Rules
 from trainer.gouji.records import GoujiRecord, GoujiReplay, is_gouji, parse_gouji_record
 from trainer.gouji.records import replay as gouji_replay
 from trainer.gouji.rules import PRESETS as GOUJI_PRESETS
@@ -30,8 +30,8 @@ from trainer.records import DealRecord, Replay, parse_record, record_id, replay
 from trainer.web.keyset import Cursor, Page, keyset_page
 from trainer.web.models import Deal
 
-RULE_PRESETS = tuple(name for name, rules in PRESETS.items() if rules.decks in SUPPORTED_DECKS)
-"""The presets the library can hold and generate (the engine plays two decks today)."""
+RULE_PRESETS = tuple(PRESETS)
+"""The presets the library can hold and generate: every one, one to four decks."""
 TRUMPS = ("S", "H", "C", "D", "none")
 
 
@@ -180,12 +180,12 @@ def deal_row(checked: Checked, owner_id: int | None) -> Deal:
     if isinstance(record, GoujiRecord):
         assert isinstance(rep, GoujiReplay)
         return Deal(id=checked.id, owner_id=owner_id, record=checked.data, game="gouji", rules=rules.preset,
-                    custom_rules=rules != GOUJI_PRESETS[rules.preset], level="", trump="none", banker=record.leader,
+                    custom_rules=rules != GOUJI_PRESETS[rules.preset], decks=rules.decks, level="", trump="none", banker=record.leader,
                     complete=rep.complete, tricks=len(record.rounds), source_kind=source_kind)
     assert isinstance(record, DealRecord) and isinstance(rep, Replay)
     return Deal(
         id=checked.id, owner_id=owner_id, record=checked.data, rules=rules.preset,
-        custom_rules=rules != PRESETS[rules.preset], level=str(record.data["level"]).upper(),
+        custom_rules=rules != PRESETS[rules.preset], decks=rules.decks, level=str(record.data["level"]).upper(),
         trump="none" if record.ctx.trump is None else record.ctx.trump.letter, banker=record.banker,
         complete=rep.complete, tricks=len(record.tricks),
         attackers_score=rep.result.attackers_score if rep.result else None, source_kind=source_kind)
@@ -268,14 +268,15 @@ class Filters:
     """The deal list's filters; None means any."""
 
     rules: str | None = None
+    decks: int | None = None
     trump: str | None = None
     complete: bool | None = None
     mine: bool | None = None
     game: str | None = None
 
 
-LIST_COLUMNS = (Deal.pk, Deal.id, Deal.owner_id, Deal.game, Deal.rules, Deal.custom_rules, Deal.level, Deal.trump,
-                Deal.complete, Deal.tricks, Deal.attackers_score, Deal.source_kind)
+LIST_COLUMNS = (Deal.pk, Deal.id, Deal.owner_id, Deal.game, Deal.rules, Deal.custom_rules, Deal.decks, Deal.level,
+                Deal.trump, Deal.complete, Deal.tricks, Deal.attackers_score, Deal.source_kind)
 """The columns the deal list shows (never the record's JSON)."""
 
 
@@ -288,6 +289,8 @@ def visible_deals(session: Session, owner_id: int, filters: Filters, after: Curs
         where.append(col(Deal.game) == filters.game)
     if filters.rules:
         where.append(col(Deal.rules) == filters.rules)
+    if filters.decks:
+        where.append(col(Deal.decks) == filters.decks)
     if filters.trump:
         where.append(col(Deal.trump) == filters.trump)
     if filters.complete is not None:

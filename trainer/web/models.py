@@ -99,6 +99,7 @@ class Deal(SQLModel, table=True):
                       description="shengji (升级) or gouji (够级)")
     rules: str = Field(sa_type=sa.String(40), description="the rules preset name")
     custom_rules: bool = Field(default=False, description="options set over the preset")
+    decks: int = Field(default=2, sa_column_kwargs={"server_default": "2"}, description="1, 2, 3 or 4 decks")
     level: str = Field(sa_type=sa.String(2))
     trump: str = Field(sa_type=sa.String(4), description="S, H, C, D or none")
     banker: int

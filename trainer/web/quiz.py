@@ -32,6 +32,10 @@ QUESTION_LABELS = {
     "point_cards_out": _l("Point cards still out"),
     "live_pairs": _l("Live pairs"),
     "live_tractor": _l("Live tractor"),
+    "live_triples": _l("Live triples"),
+    "live_triple_tractor": _l("Live 泰坦尼克 (run of triples)"),
+    "live_quads": _l("Live quads"),
+    "live_quad_tractor": _l("Live run of quads"),
     "voids": _l("Voids"),
     "top_in_play": _l("Biggest card left"),
     "is_boss": _l("Is my card the boss"),
@@ -250,12 +254,24 @@ def _decisive(line: str, viewer: int) -> str | None:
         return _("The biggest %(suit)s left: %(cards)s", suit=_suit_word(m.group(1), adjective=False), cards=m.group(2))
     if m := match(r"Pairs that could still be out: (.*)"):
         return _("Pairs that could still be out: %(cards)s", cards=m.group(1))
+    if m := match(r"Triples that could still be out: (.*)"):
+        return _("Triples that could still be out: %(cards)s", cards=m.group(1))
+    if m := match(r"Quads that could still be out: (.*)"):
+        return _("Quads that could still be out: %(cards)s", cards=m.group(1))
     if m := match(r"No (\S+) pair can still be out"):
         return _("No %(suit)s pair can still be out", suit=_suit_word(m.group(1)))
+    if m := match(r"No (\S+) triple can still be out"):
+        return _("No %(suit)s triple can still be out", suit=_suit_word(m.group(1)))
+    if m := match(r"No (\S+) quad can still be out"):
+        return _("No %(suit)s quad can still be out", suit=_suit_word(m.group(1)))
     if m := match(r"Yes — a tractor could still be out: (.*)"):
         return _("Yes — a tractor could still be out: %(cards)s", cards=m.group(1))
     if m := match(r"No — no two adjacent (\S+) pairs could still be out"):
         return _("No — no two adjacent %(suit)s pairs could still be out", suit=_suit_word(m.group(1)))
+    if m := match(r"No — no two adjacent (\S+) triples could still be out"):
+        return _("No — no two adjacent %(suit)s triples could still be out", suit=_suit_word(m.group(1)))
+    if m := match(r"No — no two adjacent (\S+) quads could still be out"):
+        return _("No — no two adjacent %(suit)s quads could still be out", suit=_suit_word(m.group(1)))
     if m := match(r"Nobody is known to be void in (\S+)"):
         return _("Nobody is known to be void in %(suit)s", suit=_suit_word(m.group(1), adjective=False))
     if m := match(r"Nobody has shown to hold no (\S+) pair"):
@@ -306,13 +322,26 @@ def localise(line: str, viewer: int) -> str:
     if m := match(r"(\S+) faces with two unseen copies: (.*)"):
         return _("%(suit)s faces with two unseen copies: %(cards)s", suit=_suit_word(m.group(1)),
                  cards=_cards_or_none(m.group(2)))
+    if m := match(r"(\S+) faces with three unseen copies: (.*)"):
+        return _("%(suit)s faces with three unseen copies: %(cards)s", suit=_suit_word(m.group(1)),
+                 cards=_cards_or_none(m.group(2)))
+    if m := match(r"(\S+) faces with four unseen copies: (.*)"):
+        return _("%(suit)s faces with four unseen copies: %(cards)s", suit=_suit_word(m.group(1)),
+                 cards=_cards_or_none(m.group(2)))
     if m := match(r"seat (\d): could hold one"):
         return _("%(seat)s: could hold one", seat=seat(m.group(1)))
-    if m := match(r"seat (\d): (.*), cannot hold a pair"):
+    if m := match(r"seat (\d): (.*), cannot hold a (pair|triple|quad)"):
         reasons = "; ".join(_reason(part) for part in m.group(2).split("; "))
-        return _("%(seat)s: %(reasons)s, cannot hold a pair", seat=seat(m.group(1)), reasons=reasons)
+        words = {"pair": _("%(seat)s: %(reasons)s, cannot hold a pair"),
+                 "triple": _("%(seat)s: %(reasons)s, cannot hold a triple"),
+                 "quad": _("%(seat)s: %(reasons)s, cannot hold a quad")}
+        return words[m.group(3)] % {"seat": seat(m.group(1)), "reasons": reasons}
     if line == "the kitty never makes a pair live":
         return _("the kitty never makes a pair live")
+    if line == "the kitty never makes a triple live":
+        return _("the kitty never makes a triple live")
+    if line == "the kitty never makes a quad live":
+        return _("the kitty never makes a quad live")
     if m := match(r"trick (\d+): seat (\d) played (.*) on the (\S+) lead (.*): void in (\S+)"):
         return _("trick %(n)s: %(seat)s played %(cards)s on the %(suit)s lead %(lead)s: void in %(void)s",
                  n=m.group(1), seat=seat(m.group(2)), cards=m.group(3), suit=_suit_word(m.group(4)), lead=m.group(5),

@@ -20,7 +20,7 @@ from wtforms.validators import Optional
 
 from trainer.drills.questions import Question
 from trainer.tracking.explain import explain
-from trainer.tracking.facts import facts_json
+from trainer.tracking.facts import facts_json, listed_widths, tractor_key, tuple_key
 from trainer.web.auth import login_required
 from trainer.web.db import get_session
 from trainer.web.dealdata import DealData, deal_cache
@@ -129,8 +129,13 @@ def show(attempt_id: int) -> Any:
     return render_page("review/show.html", **context, drill=drill, deal_id=deal_id, lang=language,
                        tricks=history(data, seat, plays), table=review_table(data, seat, plays), rows=rows,
                        relevant=relevant_row(attempt.question),
+                       live_columns=[LIVE_COLUMNS[width] for width in listed_widths(data.record.rules.decks)],
                        seat_word=lambda q: seat_word(q, seat), w=TABLE_WORDS)
 
+
+LIVE_COLUMNS = {2: (_l("live pairs"), _l("live tractors")), 3: (_l("live triples"), _l("live 泰坦尼克")),
+                4: (_l("live quads"), _l("live runs of quads"))}
+"""The facts table's headings for the live tuples and runs of each width (triples with 3+ decks, quads with 4)."""
 
 TABLE_WORDS = {"level": _l("Level %(level)s"), "trump": _l("Trump (主)"), "my_hand": _l("My hand"),
                "buried": _l("Buried by the banker")}
@@ -175,12 +180,15 @@ def fact_rows(facts: dict[str, Any], snap: Any, events: Any) -> list[FactRow]:
         str(trumps["played"]), str(trumps["mine"]), str(trumps["unseen"]),
         " ".join(f"{pretty([name])}×{copies}" for name, copies in trumps["top"].items() if copies) or "—"],
         lines("trumps.unseen") + lines("trumps.top"))]
+    widths = listed_widths(snap.ctx.rules.decks)
     for key, entry in facts["suits"].items():
+        live = [cell for width in widths for cell in (
+            pretty(entry[tuple_key(width)]), " / ".join(pretty(run) for run in entry[tractor_key(width)]) or "—")]
         out.append(FactRow(f"suit-{key}", suit_name(key), [
             str(entry["played"]), str(entry["mine"]), str(entry["unseen"]),
-            str(entry["points_unplayed"]), str(entry["points_unseen"]), pretty(entry["top_in_play"]),
-            pretty(entry["live_pairs"]), " / ".join(pretty(run) for run in entry["live_tractors"]) or "—"],
-            lines("suits.unseen", key) + lines("suits.points_unseen", key) + lines("suits.live_pairs", key)))
+            str(entry["points_unplayed"]), str(entry["points_unseen"]), pretty(entry["top_in_play"]), *live],
+            lines("suits.unseen", key) + lines("suits.points_unseen", key)
+            + [line for width in widths for line in lines(f"suits.{tuple_key(width)}", key)]))
     others = [(viewer + k) % 4 for k in (1, 2, 3)]
     for field, label in (("voids", _("Voids (绝门)")), ("no_pairs", _("Shown to hold no pair"))):
         cells = [" ".join(suit_name(s) for s in facts[field][str(q)]) or "—" for q in others]

@@ -66,6 +66,8 @@ class Stretch:
     level: str
     trump: str
     buried: list[CardView] | None
+    decks: int
+    """The deck count: with three or four decks (39 and 52 cards a hand) the cards are drawn smaller."""
 
 
 PLACES = ("me", "right", "across", "left")
@@ -123,4 +125,5 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
     return Stretch(end - start, chairs, spans([trick_at(p) for p in frames]),
                    spans([(p, data.total) for p in frames]), spans([last_at(p) for p in frames]), hand,
                    len(record.tricks), str(record.data["level"]).upper(), trump_label(ctx),
-                   cards_view(ctx.sort_hand(record.buried), ctx) if viewer == record.banker else None)
+                   cards_view(ctx.sort_hand(record.buried), ctx) if viewer == record.banker else None,
+                   record.rules.decks)

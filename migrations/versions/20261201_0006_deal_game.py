@@ -1,6 +1,6 @@
 """deals: the game of each record (shengji or gouji), so the library filters and drills pick by game
 
-Revision ID: 0006_gouji2
+Revision ID: 0006
 Revises: 0005
 Create Date: 2026-12-01
 """
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0006_gouji2'
+revision: str = '0006'
 down_revision: str | None = '0005'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
