@@ -11,12 +11,14 @@ from babel import Locale
 from flask import Blueprint, Flask, Request, Response, current_app, g, request, session
 from flask.globals import request_ctx
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
-from flask_babel import Babel
+from flask_babel import Babel, Domain, _get_current_context
 from flask_htmx import HTMX
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
+from babel.support import NullTranslations, Translations
 from itsdangerous import BadSignature
+from werkzeug.utils import cached_property
 
 from trainer.web.memo import Memo
 
@@ -223,7 +225,34 @@ def _when_limited(hook: Callable[[Any], Any]) -> Callable[[Any], Any]:
 csrf = RememberingCSRFProtect()
 htmx = HTMX()
 limiter = ViewLimiter(key_func=get_remote_address)
-babel = Babel()
+
+
+class RequestDomain(Domain):
+    """Flask-Babel's message domain, finding a request's translations once: Flask-Babel looks up the
+    locale and its catalogue for every string (a drill step translates about a hundred), this keeps
+    them on the request's babel context (where `force_locale` sets and restores them)."""
+
+    def get_translations(self) -> Translations | NullTranslations:
+        """The current request's translations (looked up on first use in the request)."""
+        ctx = _get_current_context()
+        if ctx is None:
+            return NullTranslations()
+        translations = getattr(ctx, "babel_translations", None)
+        if translations is None:
+            translations = ctx.babel_translations = super().get_translations()
+        return translations
+
+
+class RequestBabel(Babel):
+    """Flask-Babel, with the default domain a `RequestDomain`."""
+
+    @cached_property
+    def domain_instance(self) -> Domain:
+        """The default message domain."""
+        return RequestDomain(domain=self.domain)
+
+
+babel = RequestBabel()
 
 
 def select_locale() -> Locale:
