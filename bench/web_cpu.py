@@ -1,15 +1,16 @@
-"""Benchmark: the server's CPU time per drill request, in one process (repeatable on a busy machine).
+"""Benchmark: the server's CPU time per drill request, in one process, without HTTP.
 
 Seeds a temporary instance as `bench/web.py` does (SQLite, or a schema of `--database-url`'s
 PostgreSQL), builds the app as the production server does (CSRF and rate limits on), and plays
-`--runs` whole runs (`--repeat` times) of the `speed` drill as `bench/web.py`'s players do (page, then per checkpoint the
-step that brings the question and the answer, then the step that ends the run), calling the WSGI app
-directly: each request's environ is built outside the measure, so the figures are the app's own work
-(no HTTP parsing, no network). Prints the CPU milliseconds (`time.process_time`) per request of each
-kind, the mean over all requests (each the least of the repeats: other work on the machine slows a
-process down, never speeds it up), and with `--profile` the functions that took most of it.
+`--runs` whole runs of the `speed` drill (`--repeat` times) as `bench/web.py`'s players do (the page,
+then per checkpoint the step that brings the question and the answer, then the step that ends the
+run), calling the WSGI app directly: each request's environ is built outside the measure, so the
+figures are the app's own work (no HTTP parsing, no network). Prints the CPU milliseconds
+(`time.process_time`) per request of each kind and over all, each the least of the repeats (other
+work on the machine slows a process down, never speeds it up), and with `--profile` the functions
+that took most of it.
 
-    .venv/bin/python bench/web_cpu.py [--runs 40] [--repeat 3] [--warm-up 8] [--profile 25] [--database-url URL]
+    .venv/bin/python bench/web_cpu.py [--runs 40] [--repeat 3] [--warm-up 8] [--profile N] [--database-url URL]
 """
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
+from typing import Any
 
 from flask import current_app
 from sqlmodel import Session
@@ -16,6 +17,7 @@ from sqlmodel import Session
 from trainer.drills.runs import position_after, snapshot_after
 from trainer.engine.cards import Card
 from trainer.records import DealRecord, Position, parse_record, plays_in_order
+from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import PlayEvent, Snapshot, public_events
 from trainer.web.memo import Memo
 from trainer.web.models import Deal
@@ -49,13 +51,30 @@ class DealData:
             made += len(trick.plays)
         return tuple(starts)
 
+    @cached_property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """The four playing hands at the first lead."""
+        return tuple(tuple(hand) for hand in self.record.playing_hands())
+
+    @cached_property
+    def openings(self) -> dict[int, dict[str, Any]]:
+        """Per seat, what it knows before the first play as the facts JSON (filled on first use:
+        every question asked compares its answer with the opening's)."""
+        return {}
+
+    def opening(self, seat: int) -> dict[str, Any]:
+        """What `seat` knows before the first play (`facts_json`), computed once per deal and seat."""
+        if seat not in self.openings:
+            self.openings[seat] = facts_json(self.snapshot(seat, 0), str(self.positions[0]))
+        return self.openings[seat]
+
     def snapshot(self, seat: int, plays: int) -> Snapshot:
         """What `seat` knows after `plays` plays."""
         return snapshot_after(self.record, seat, plays, self.events)
 
     def hand(self, seat: int, plays: int) -> list[Card]:
         """`seat`'s cards after `plays` plays."""
-        left = Counter(self.record.playing_hands()[seat])
+        left = Counter(self.hands[seat])
         for _trick, who, cards in self.plays[:plays]:
             if who == seat:
                 left.subtract(cards)

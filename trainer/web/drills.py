@@ -173,12 +173,11 @@ def _next_checkpoint(run: DrillRun) -> int | None:
     return next((at for at in run.checkpoints if at > run.cursor), None)
 
 
-def _render(run: DrillRun, drill: Drill, data: DealData, status: int = 200, error: str | None = None,
-            given: Sequence[str] = ()) -> Any:
+def _render(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | None, status: int = 200,
+            error: str | None = None, given: Sequence[str] = ()) -> Any:
     """The run where it stands, a page or (for htmx) its `#run` section: a question at an unanswered
     checkpoint; else the table with the plays to the next checkpoint, after the feedback if the
-    checkpoint at the cursor is answered."""
-    attempt = _answered(run)
+    checkpoint at the cursor is answered (`attempt`, from `_answered`)."""
     asking = run.cursor in run.checkpoints and attempt is None
     end = None if asking else _next_checkpoint(run)
     mine = settings()
@@ -199,7 +198,8 @@ def _render(run: DrillRun, drill: Drill, data: DealData, status: int = 200, erro
 def _question(run: DrillRun, drill: Drill, data: DealData) -> Any:
     """The question at the checkpoint the cursor is on (a pure function of the run and the deal)."""
     index = run.checkpoints.index(run.cursor)
-    return question_at(drill, data.record, run.seat, run.cursor, run.seed, index, data.events)
+    return question_at(drill, data.record, run.seat, run.cursor, run.seed, index, data.events,
+                       opening=data.opening(run.seat))
 
 
 def feedback(attempt: Attempt, data: DealData, language: str) -> dict[str, Any]:
@@ -221,23 +221,27 @@ def plays_at(data: DealData, position: str) -> int:
     return data.trick_starts[int(trick) - 1] + int(plays)
 
 
-def _current(run: DrillRun, drill: Drill, data: DealData) -> Any:
-    """After a POST: htmx gets the run where it stands, a form post is sent to the run page."""
+def _current(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | None) -> Any:
+    """After a POST: htmx gets the run where it stands (`attempt` the answer at its cursor), a form
+    post is sent to the run page."""
     if run.status == DONE:
         return go(url_for("drills.summary", run_id=run.id))
     if not wants_fragment():
         return go(url_for("drills.run_page", run_id=run.id))
-    return _render(run, drill, data)
+    return _render(run, drill, data, attempt)
 
 
-def _commit(*rows: Any) -> None:
-    """Store `rows` under the write lock (what a unique constraint refuses is rolled back)."""
+def _commit(*rows: Any) -> bool:
+    """Store `rows` under the write lock; whether they were (what a unique constraint refuses is
+    rolled back)."""
     get_session().add_all(rows)
     try:
         with write_lock().held():
             get_session().commit()
     except sa.exc.IntegrityError:
         get_session().rollback()
+        return False
+    return True
 
 
 @bp.route("/runs/<id:run_id>")
@@ -248,7 +252,7 @@ def run_page(run_id: int) -> Any:
     run, drill, data = _load(run_id)
     if run.status == DONE:
         return go(url_for("drills.summary", run_id=run.id))
-    return _render(run, drill, data)
+    return _render(run, drill, data, _answered(run))
 
 
 @bp.route("/runs/<id:run_id>/step", methods=("POST",))
@@ -263,15 +267,15 @@ def step(run_id: int) -> Any:
     at = request.args.get("at", type=int, default=request.form.get("at", type=int))
     to = request.args.get("to", type=int, default=(at or 0) + 1)
     target = _next_checkpoint(run)
-    waiting = run.cursor in run.checkpoints and _answered(run) is None
-    if run.status != ACTIVE or at != run.cursor or waiting:
-        return _current(run, drill, data)
+    attempt = _answered(run)
+    if run.status != ACTIVE or at != run.cursor or (run.cursor in run.checkpoints and attempt is None):
+        return _current(run, drill, data, attempt)
     if target is None:
         run.status, run.finished = DONE, utcnow()
-    elif run.cursor < to <= target:
-        run.cursor, run.shown_at = to, utcnow() if to == target else run.shown_at
+    elif run.cursor < to <= target:  # a play not reached before: no answer there yet
+        run.cursor, run.shown_at, attempt = to, utcnow() if to == target else run.shown_at, None
     _commit(run)
-    return _current(run, drill, data)
+    return _current(run, drill, data, attempt)
 
 
 @bp.route("/runs/<id:run_id>/answer", methods=("POST",))
@@ -282,23 +286,26 @@ def answer(run_id: int) -> Any:
     the same feedback."""
     run, drill, data = _load(run_id)
     checkpoint = request.form.get("checkpoint", type=int)
+    attempt = _answered(run)
     if (run.status != ACTIVE or run.cursor not in run.checkpoints or checkpoint != run.checkpoints.index(run.cursor)
-            or _answered(run) is not None):
-        return _current(run, drill, data)
+            or attempt is not None):
+        return _current(run, drill, data, attempt)
     asked = _question(run, drill, data)
     values = request.form.getlist("answer")
     try:
         given = read_answer(asked.question, values)
     except AnswerError as error:
-        return _render(run, drill, data, 422, str(error), values)
+        return _render(run, drill, data, None, 422, str(error), values)
     now = datetime.now(UTC)
     shown = run.shown_at.replace(tzinfo=UTC) if run.shown_at else now
-    _commit(Attempt(run_id=run.id, user_id=run.user_id, checkpoint=checkpoint,
-                    question=asked.question.to_json(), question_type=asked.question.type, suit=asked.question.suit,
-                    expected=asked.question.answer, given=given, correct=asked.question.grade(given),
-                    position=str(asked.position), seat=run.seat, deal_pk=run.deal_pk, created=now,
-                    ms=max(0, round((now - shown).total_seconds() * 1000))))
-    return _current(run, drill, data)
+    attempt = Attempt(run_id=run.id, user_id=run.user_id, checkpoint=checkpoint,
+                      question=asked.question.to_json(), question_type=asked.question.type, suit=asked.question.suit,
+                      expected=asked.question.answer, given=given, correct=asked.question.grade(given),
+                      position=str(asked.position), seat=run.seat, deal_pk=run.deal_pk, created=now,
+                      ms=max(0, round((now - shown).total_seconds() * 1000)))
+    if not _commit(attempt):  # answered meanwhile, by another request
+        attempt = _answered(run)
+    return _current(run, drill, data, attempt)
 
 
 @bp.route("/runs/<id:run_id>/finish", methods=("GET", "POST"))
