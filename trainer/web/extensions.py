@@ -8,15 +8,15 @@ from collections.abc import Callable
 from typing import Any
 
 from babel import Locale
+from babel.support import NullTranslations, Translations
 from flask import Blueprint, Flask, Request, Response, current_app, g, request, session
-from flask.globals import request_ctx
+from flask.globals import _cv_app, request_ctx
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_babel import Babel, Domain, _get_current_context
 from flask_htmx import HTMX
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
-from babel.support import NullTranslations, Translations
 from itsdangerous import BadSignature
 from werkzeug.utils import cached_property
 
@@ -234,11 +234,12 @@ class RequestDomain(Domain):
 
     def get_translations(self) -> Translations | NullTranslations:
         """The current request's translations (looked up on first use in the request)."""
-        ctx = _get_current_context()
-        if ctx is None:
-            return NullTranslations()
-        translations = getattr(ctx, "babel_translations", None)
+        app_ctx = _cv_app.get(None)
+        translations = getattr(getattr(app_ctx.g, "_flask_babel", None), "babel_translations", None) if app_ctx else None
         if translations is None:
+            ctx = _get_current_context()
+            if ctx is None:
+                return NullTranslations()
             translations = ctx.babel_translations = super().get_translations()
         return translations
 
@@ -247,9 +248,20 @@ class RequestBabel(Babel):
     """Flask-Babel, with the default domain a `RequestDomain`."""
 
     @cached_property
-    def domain_instance(self) -> Domain:
+    def domain_instance(self) -> RequestDomain:
         """The default message domain."""
         return RequestDomain(domain=self.domain)
+
+    def init_app(self, app: Flask, *args: Any, **kwargs: Any) -> None:
+        """Flask-Babel's set-up, then templates' gettext functions that go to the default domain
+        straight (Flask-Babel's look the domain up for every string)."""
+        super().init_app(app, *args, **kwargs)
+        app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+            gettext=lambda s: self.domain_instance.get_translations().ugettext(s),
+            ngettext=lambda s, p, n: self.domain_instance.get_translations().ungettext(s, p, n),
+            pgettext=lambda c, s: self.domain_instance.get_translations().upgettext(c, s),
+            npgettext=lambda c, s, p, n: self.domain_instance.get_translations().unpgettext(c, s, p, n),
+            newstyle=True)
 
 
 babel = RequestBabel()
