@@ -146,17 +146,27 @@ SPEEDS = (50, 75, 100, 150, 200, 300)
 
 
 def settings() -> DrillSettings:
-    """The signed-in user's drill settings (the defaults when none are stored)."""
-    return get_session().get(DrillSettings, g.user.id) or DrillSettings(user_id=g.user.id)
+    """The signed-in user's drill settings (the defaults when none are stored; read with the run)."""
+    if "drill_settings" not in g:
+        g.drill_settings = get_session().get(DrillSettings, g.user.id) or DrillSettings(user_id=g.user.id)
+    return g.drill_settings
+
+
+# The run loop's queries, built once (a statement built per request costs more than its SQL on SQLite).
+RUN = (select(DrillRun, Deal.id, Deal.created, DrillSettings).join(Deal, col(Deal.pk) == DrillRun.deal_pk)
+       .outerjoin(DrillSettings, col(DrillSettings.user_id) == DrillRun.user_id)
+       .where(DrillRun.id == sa.bindparam("run"), DrillRun.user_id == sa.bindparam("user")))
+ANSWERED = select(Attempt).where(Attempt.run_id == sa.bindparam("run"), Attempt.checkpoint == sa.bindparam("at"))
 
 
 def _load(run_id: int) -> tuple[DrillRun, Drill, DealData]:
-    """The signed-in user's run (another's is a 404), its drill and its deal, parsed."""
-    found = get_session().exec(select(DrillRun, Deal.id, Deal.created).join(Deal, col(Deal.pk) == DrillRun.deal_pk)
-                               .where(DrillRun.id == run_id, DrillRun.user_id == g.user.id)).first()
+    """The signed-in user's run (another's is a 404), its drill and its deal, parsed; the user's
+    drill settings with them."""
+    found = get_session().exec(RUN, params={"run": run_id, "user": g.user.id}).first()
     if found is None or found[0].drill_id not in drills():
         abort(404)
-    run, deal_id, created = found
+    run, deal_id, created, mine = found
+    g.drill_settings = mine or DrillSettings(user_id=run.user_id)
     return run, drills()[run.drill_id], deal_cache().get(get_session(), (run.deal_pk, deal_id, created))
 
 
@@ -164,8 +174,7 @@ def _answered(run: DrillRun) -> Attempt | None:
     """The attempt at the checkpoint the run's cursor is on, if it is on one and it is answered."""
     if run.cursor not in run.checkpoints:
         return None
-    return get_session().exec(select(Attempt).where(Attempt.run_id == run.id,
-                                                    Attempt.checkpoint == run.checkpoints.index(run.cursor))).first()
+    return get_session().exec(ANSWERED, params={"run": run.id, "at": run.checkpoints.index(run.cursor)}).first()
 
 
 def _next_checkpoint(run: DrillRun) -> int | None:
