@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from typing import Any
@@ -36,6 +36,7 @@ class DealData:
     """(trick number, seat, cards) for every play, in order."""
     positions: tuple[Position, ...]
     """The position `T.K` after each number of plays (0 … total)."""
+    openings: dict[int, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def total(self) -> int:
@@ -56,14 +57,9 @@ class DealData:
         """The four playing hands at the first lead."""
         return tuple(tuple(hand) for hand in self.record.playing_hands())
 
-    @cached_property
-    def openings(self) -> dict[int, dict[str, Any]]:
-        """Per seat, what it knows before the first play as the facts JSON (filled on first use:
-        every question asked compares its answer with the opening's)."""
-        return {}
-
     def opening(self, seat: int) -> dict[str, Any]:
-        """What `seat` knows before the first play (`facts_json`), computed once per deal and seat."""
+        """What `seat` knows before the first play (`facts_json`; every question asked is compared
+        with it), computed once per deal and seat."""
         if seat not in self.openings:
             self.openings[seat] = facts_json(self.snapshot(seat, 0), str(self.positions[0]))
         return self.openings[seat]

@@ -160,8 +160,7 @@ ANSWERED = select(Attempt).where(Attempt.run_id == sa.bindparam("run"), Attempt.
 
 
 def _load(run_id: int) -> tuple[DrillRun, Drill, DealData]:
-    """The signed-in user's run (another's is a 404), its drill and its deal, parsed; the user's
-    drill settings with them."""
+    """The signed-in user's run (another's is a 404), its drill and its deal, parsed (and their settings)."""
     found = get_session().exec(RUN, params={"run": run_id, "user": g.user.id}).first()
     if found is None or found[0].drill_id not in drills():
         abort(404)
@@ -231,8 +230,7 @@ def plays_at(data: DealData, position: str) -> int:
 
 
 def _current(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | None) -> Any:
-    """After a POST: htmx gets the run where it stands (`attempt` the answer at its cursor), a form
-    post is sent to the run page."""
+    """After a POST: htmx gets the run where it stands (`_render`), a form post is sent to the run page."""
     if run.status == DONE:
         return go(url_for("drills.summary", run_id=run.id))
     if not wants_fragment():
@@ -241,8 +239,7 @@ def _current(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | Non
 
 
 def _commit(*rows: Any) -> bool:
-    """Store `rows` under the write lock; whether they were (what a unique constraint refuses is
-    rolled back)."""
+    """Store `rows` under the write lock; whether stored (what a unique constraint refuses is rolled back)."""
     get_session().add_all(rows)
     try:
         with write_lock().held():

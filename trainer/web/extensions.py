@@ -234,8 +234,9 @@ class RequestDomain(Domain):
 
     def get_translations(self) -> Translations | NullTranslations:
         """The current request's translations (looked up on first use in the request)."""
-        app_ctx = _cv_app.get(None)
-        translations = getattr(getattr(app_ctx.g, "_flask_babel", None), "babel_translations", None) if app_ctx else None
+        app_ctx = _cv_app.get(None)  # (Flask-Babel's own lookup goes through `g`'s proxy three times)
+        babel_ctx = getattr(app_ctx.g, "_flask_babel", None) if app_ctx is not None else None
+        translations = getattr(babel_ctx, "babel_translations", None)
         if translations is None:
             ctx = _get_current_context()
             if ctx is None:

@@ -3,6 +3,7 @@ seat, and every play up to a checkpoint, each thing on the table with the steps 
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -76,12 +77,9 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
     record, ctx = data.record, data.record.ctx
     frames = range(start, end + 1)
     names, kinds = [seat_label(seat, record.banker, viewer) for seat in range(4)], combo_labels()
-    views: dict[int, tuple[CardView, ...]] = {}  # play number -> its cards, drawn once per stretch
-
-    def view(play: int) -> tuple[CardView, ...]:
-        if play not in views:
-            views[play] = tuple(cards_view(data.plays[play][2], ctx))
-        return views[play]
+    @functools.cache
+    def view(play: int) -> tuple[CardView, ...]:  # a play's cards, drawn once per stretch
+        return tuple(cards_view(data.plays[play][2], ctx))
 
     sizes = [[len(data.hand(seat, start)) for seat in range(4)]]
     for _trick, seat, cards in data.plays[start:end]:
