@@ -13,6 +13,7 @@ from flask import Blueprint, Flask, Request, Response, current_app, g, request, 
 from flask.globals import _cv_app, request_ctx
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_babel import Babel, Domain, _get_current_context
+from flask_babel.speaklater import LazyString
 from flask_htmx import HTMX
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -266,6 +267,18 @@ class RequestBabel(Babel):
 
 
 babel = RequestBabel()
+
+
+def gettext(string: str, **variables: Any) -> str:
+    """Flask-Babel's `gettext` without its domain lookup (the drill table translates tens of words a
+    request: seats, suits, kinds of lead)."""
+    translated = babel.domain_instance.get_translations().ugettext(string)
+    return translated % variables if variables else translated
+
+
+def lazy_gettext(string: str, **variables: Any) -> LazyString:
+    """Flask-Babel's `lazy_gettext`, translated by `gettext` above when used."""
+    return LazyString(gettext, string, **variables)
 
 
 def select_locale() -> Locale:
