@@ -81,7 +81,8 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
     def view(play: int) -> tuple[CardView, ...]:  # a play's cards, drawn once per stretch
         return tuple(cards_view(data.plays[play][2], ctx))
 
-    sizes = [[len(data.hand(seat, start)) for seat in range(4)]]
+    sizes = [[len(data.hands[seat]) - sum(len(cards) for _t, who, cards in data.plays[:start] if who == seat)
+              for seat in range(4)]]
     for _trick, seat, cards in data.plays[start:end]:
         sizes.append([size - len(cards) * (who == seat) for who, size in enumerate(sizes[-1])])
     chairs = []
