@@ -272,7 +272,10 @@ babel = RequestBabel()
 def gettext(string: str, **variables: Any) -> str:
     """Flask-Babel's `gettext` without its domain lookup (the drill table translates tens of words a
     request: seats, suits, kinds of lead)."""
-    translated = babel.domain_instance.get_translations().ugettext(string)
+    if _cv_app.get(None) is None:  # outside an app: untranslated, as Flask-Babel's
+        translated = string
+    else:
+        translated = babel.domain_instance.get_translations().ugettext(string)
     return translated % variables if variables else translated
 
 
