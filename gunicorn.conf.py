@@ -11,9 +11,20 @@ worker_class = "gevent"
 """Each worker serves its connections in greenlets (gevent, monkey-patched as the worker starts): a
 client that sends its request slowly holds a greenlet waiting on its socket, not one of a few
 threads, so slow clients cannot keep the others waiting (the `gthread` workers before stopped
-answering with eight connections trickling their headers). Up to `worker_connections` (gunicorn's
-1,000) connections per worker; reading a request's headers may take at most `keepalive` seconds
-(gunicorn's 2)."""
+answering with eight connections trickling their headers). Up to `worker_connections` connections
+per worker; reading a request's headers may take at most `keepalive` seconds."""
+
+keepalive = 75
+"""Seconds an idle connection is kept open for the client's next request (and the most that reading a
+request's headers may take), as nginx's default `keepalive_timeout`: a player drilling sends a
+request every few seconds (the plays revealed, then the answer thought over), and with gunicorn's 2 s
+every request opened a new connection (its handshake in the player's wait, its accept and a new
+greenlet in the worker's CPU); browsers keep a connection open longer than that. An idle kept-alive
+connection costs a worker a socket and a sleeping greenlet."""
+
+worker_connections = 4000
+"""Connections a worker holds at once (gunicorn's default is 1,000): with connections kept alive,
+each player at a drill holds one, and 2,000 players over two workers would fill the default."""
 
 reuse_port = True
 """Each worker listens on a socket of its own (`SO_REUSEPORT`), and the kernel spreads the new

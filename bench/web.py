@@ -7,8 +7,9 @@ drill (速记, `speed`: 5 cards a second), then, from a second process, simulate
 Each player drills as the browser does with drill.js: it opens a run's page, waits while the plays
 up to the checkpoint are revealed (their count times the drill's pace), posts the step that brings
 the question, thinks 2–5 s, posts its answer (which brings the feedback and the next plays), and so
-on to the end of the run, then opens the next run. Every request is on a new connection (a player
-idles longer than gunicorn's 2 s keep-alive).
+on to the end of the run, then opens the next run. Each player keeps its connection open between
+requests, as a browser does (`gunicorn.conf.py` keeps an idle one 75 s), and opens a new one when the
+server has closed it (that request's time includes the new connection).
 
 Levels of players (`--levels`, each at most `--seconds` long: a ramp of `--warm-up` seconds while the
 players start at random moments, then the measured rest); a level holds when every kind of request
@@ -166,6 +167,7 @@ def database(url: str | None, instance: Path) -> tuple[str, Any]:
 # -- the players (the second process) -----------------------------------------------------------------
 
 LENGTH = re.compile(rb"(?i)\r\ncontent-length: *(\d+)")
+CLOSE = re.compile(rb"(?i)\r\nconnection: *close")
 STEPS = re.compile(rb'data-steps="(\d+)" data-delay="(\d+)"')
 REACH = re.compile(rb'<form id="reach" hx-post="([^"]+)"')
 AT = re.compile(rb'/step\?at=(\d+)"')
@@ -194,43 +196,67 @@ class Players:
         self.errors: list[str] = []
 
     async def request(self, kind: str, method: str, path: str, headers: dict[str, str],
-                      form: dict[str, str] | None = None) -> bytes:
-        """One request on a new connection; its body (its latency noted by `kind`)."""
+                      form: dict[str, str] | None = None,
+                      connection: list[Any] | None = None) -> bytes:
+        """One request on the player's kept-alive `connection` ([reader, writer], empty or closed: a new
+        one); its body (its latency noted by `kind`)."""
         body = "&".join(f"{k}={v}" for k, v in (form or {}).items()).encode()
-        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close",
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1",
                  *(f"{name}: {value}" for name, value in headers.items()), f"Content-Length: {len(body)}"]
         if form:
             lines.append("Content-Type: application/x-www-form-urlencoded")
+        message = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+        connection = [] if connection is None else connection
         sent = time.perf_counter()
-        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
-        answer = await reader.read()
-        writer.close()
+        for _attempt in range(2):  # a kept-alive connection the server closed meanwhile: once more on a new one
+            fresh = not connection
+            if fresh:
+                connection[:] = await asyncio.open_connection("127.0.0.1", self.port)
+            reader, writer = connection
+            try:
+                writer.write(message)
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = LENGTH.search(head)
+                content = await reader.readexactly(int(length.group(1))) if length else await reader.read()
+                break
+            except (ConnectionError, asyncio.IncompleteReadError):
+                writer.close()
+                connection.clear()
+                if fresh:
+                    raise
+        if length is None or CLOSE.search(head):
+            writer.close()
+            connection.clear()
         took = time.perf_counter() - sent
-        status = int(answer[9:12])
+        status = int(head[9:12])
         if self.measure_from <= sent < self.end:
             self.times.setdefault(kind, []).append(took)
             if status not in (200, 204):
                 self.errors.append(f"{kind} {status}")
-        return answer[answer.find(b"\r\n\r\n") + 4:]
+        return content
 
     async def player(self, delay: float, rng: random.Random) -> None:
-        """One player: runs one after another until the end."""
+        """One player: runs one after another until the end, on one connection kept open."""
         await asyncio.sleep(delay)
+        connection: list[Any] = []
         while time.perf_counter() < self.end:
             path = f"/runs/{self.runs.popleft()}"
-            body = await self.request("page", "GET", path, self.page)
+            body = await self.request("page", "GET", path, self.page, connection=connection)
             while time.perf_counter() < self.end:
                 reach, steps = REACH.search(body), STEPS.search(body)
                 if reach is None:  # the last checkpoint answered: read the feedback, see the summary
                     await asyncio.sleep(rng.uniform(*THINK))
                     await self.request("end", "POST", f"{path}/step?at={AT.search(body).group(1).decode()}",
-                                       self.hx)
+                                       self.hx, connection=connection)
                     break
                 await asyncio.sleep(int(steps.group(1)) * int(steps.group(2)) / 1000)
-                body = await self.request("question", "POST", reach.group(1).decode().replace("&amp;", "&"), self.hx)
+                body = await self.request("question", "POST", reach.group(1).decode().replace("&amp;", "&"), self.hx,
+                                          connection=connection)
                 await asyncio.sleep(rng.uniform(*THINK))
-                body = await self.request("answer", "POST", f"{path}/answer", self.hx, answer_form(body))
+                body = await self.request("answer", "POST", f"{path}/answer", self.hx, answer_form(body),
+                                          connection=connection)
+        if connection:
+            connection[1].close()
 
 
 def driver(port: int, config_path: str, players: int, warm_up: float, seconds: float) -> None:

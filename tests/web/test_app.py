@@ -160,8 +160,8 @@ def test_the_shipped_starter_library_loads(make_app) -> None:
 
 def test_gunicorn_reads_the_workers_settings_from_the_project_folder(tmp_path: Path) -> None:
     """gunicorn started in the project folder, as the README runs it, takes `gunicorn.conf.py`: gevent
-    workers and a listening socket per worker (`SO_REUSEPORT`). (It builds the app to print them: on
-    a database of its own.)"""
+    workers, a listening socket per worker (`SO_REUSEPORT`), connections kept alive as nginx keeps them
+    (75 s) and room for them. (It builds the app to print them: on a database of its own.)"""
     gunicorn = Path(sys.executable).with_name("gunicorn")
     env = {**{name: value for name, value in os.environ.items() if name != "DATABASE_URL"},
            "JIPAI_INSTANCE_PATH": str(tmp_path / "instance")}
@@ -169,6 +169,7 @@ def test_gunicorn_reads_the_workers_settings_from_the_project_folder(tmp_path: P
                              env=env, capture_output=True, text=True, timeout=60, check=True).stdout
     settings = {name.strip(): value.strip() for name, _, value in (line.partition(" = ") for line in printed.splitlines())}
     assert (settings["worker_class"], settings["reuse_port"]) == ("gevent", "True")
+    assert (settings["keepalive"], settings["worker_connections"]) == ("75", "4000")
 
 
 def _gunicorn_settings() -> Any:

@@ -100,17 +100,20 @@ class Asked:
 
 
 def question_at(drill: Drill, record: DealRecord, seat: int, plays: int, seed: int, index: int,
-                events: Sequence[PlayEvent], snap: Snapshot | None = None) -> Asked:
+                events: Sequence[PlayEvent], snap: Snapshot | None = None,
+                opening: dict[str, Any] | None = None) -> Asked:
     """The question at checkpoint `index` (after `plays` plays): a type drawn by the drill's weights
     from a generator seeded by (seed, index); when that type has no informative question here (one
     whose answer is not the opening's, `questions.informative`), the drill's other types by weight
     (heaviest first); when none has, `trumps_unseen` as it is. `snap` is what `seat` knows then, when
-    the caller has it (`snapshot_after`)."""
+    the caller has it (`snapshot_after`); `opening` what it knew before the first play (`facts_json`),
+    when the caller has it."""
     position = position_after(record, plays)
     if snap is None:
         snap = snapshot_after(record, seat, plays, events)
     facts = facts_json(snap, str(position))
-    opening = facts_json(snapshot_after(record, seat, 0, events), str(position_after(record, 0)))
+    if opening is None:
+        opening = facts_json(snapshot_after(record, seat, 0, events), str(position_after(record, 0)))
     rng = random.Random(f"{seed}:{index}")
     picked = drill.pick_type(rng)
     others = sorted((kind for kind in drill.questions if kind != picked), key=lambda k: (-drill.questions[k], k))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from typing import Any
@@ -17,6 +17,7 @@ from sqlmodel import Session
 from trainer.drills.runs import position_after, snapshot_after
 from trainer.engine.cards import Card
 from trainer.records import DealRecord, Position, parse_record, plays_in_order
+from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import PlayEvent, Snapshot, public_events
 from trainer.web.memo import Memo
 from trainer.web.models import Deal
@@ -35,6 +36,7 @@ class DealData:
     """(trick number, seat, cards) for every play, in order."""
     positions: tuple[Position, ...]
     """The position `T.K` after each number of plays (0 … total)."""
+    openings: dict[int, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def total(self) -> int:
@@ -50,13 +52,25 @@ class DealData:
             made += len(trick.plays)
         return tuple(starts)
 
+    @cached_property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """The four playing hands at the first lead."""
+        return tuple(tuple(hand) for hand in self.record.playing_hands())
+
+    def opening(self, seat: int) -> dict[str, Any]:
+        """What `seat` knows before the first play (`facts_json`; every question asked is compared
+        with it), computed once per deal and seat."""
+        if seat not in self.openings:
+            self.openings[seat] = facts_json(self.snapshot(seat, 0), str(self.positions[0]))
+        return self.openings[seat]
+
     def snapshot(self, seat: int, plays: int) -> Snapshot:
         """What `seat` knows after `plays` plays."""
         return snapshot_after(self.record, seat, plays, self.events)
 
     def hand(self, seat: int, plays: int) -> list[Card]:
         """`seat`'s cards after `plays` plays."""
-        left = Counter(self.record.playing_hands()[seat])
+        left = Counter(self.hands[seat])
         for _trick, who, cards in self.plays[:plays]:
             if who == seat:
                 left.subtract(cards)

@@ -5,8 +5,6 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from wtforms import SelectChoice
 
 from trainer.engine.cards import BIG_JOKER, RANK_NAMES, Card, Suit
@@ -14,6 +12,8 @@ from trainer.engine.combos import Combination
 from trainer.engine.rules import PRESETS
 from trainer.engine.trump import TrumpContext
 from trainer.records import Position, Replay, state_at
+from trainer.web.extensions import gettext as _
+from trainer.web.extensions import lazy_gettext as _l
 from trainer.web.quiz import seat_word
 
 SUIT_ORDER = ("trump", "S", "H", "C", "D")

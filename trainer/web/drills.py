@@ -148,17 +148,26 @@ SPEEDS = (50, 75, 100, 150, 200, 300)
 
 
 def settings() -> DrillSettings:
-    """The signed-in user's drill settings (the defaults when none are stored)."""
-    return get_session().get(DrillSettings, g.user.id) or DrillSettings(user_id=g.user.id)
+    """The signed-in user's drill settings (the defaults when none are stored; read with the run)."""
+    if "drill_settings" not in g:
+        g.drill_settings = get_session().get(DrillSettings, g.user.id) or DrillSettings(user_id=g.user.id)
+    return g.drill_settings
+
+
+# The run loop's queries, built once (a statement built per request costs more than its SQL on SQLite).
+RUN = (select(DrillRun, Deal.id, Deal.created, DrillSettings).join(Deal, col(Deal.pk) == DrillRun.deal_pk)
+       .outerjoin(DrillSettings, col(DrillSettings.user_id) == DrillRun.user_id)
+       .where(DrillRun.id == sa.bindparam("run"), DrillRun.user_id == sa.bindparam("user")))
+ANSWERED = select(Attempt).where(Attempt.run_id == sa.bindparam("run"), Attempt.checkpoint == sa.bindparam("at"))
 
 
 def _load(run_id: int) -> tuple[DrillRun, Drill, DealData | GoujiDealData]:
-    """The signed-in user's run (another's is a 404), its drill and its deal, parsed."""
-    found = get_session().exec(select(DrillRun, Deal.id, Deal.created).join(Deal, col(Deal.pk) == DrillRun.deal_pk)
-                               .where(DrillRun.id == run_id, DrillRun.user_id == g.user.id)).first()
+    """The signed-in user's run (another's is a 404), its drill and its deal, parsed (and their settings)."""
+    found = get_session().exec(RUN, params={"run": run_id, "user": g.user.id}).first()
     if found is None or found[0].drill_id not in drills():
         abort(404)
-    run, deal_id, created = found
+    run, deal_id, created, mine = found
+    g.drill_settings = mine or DrillSettings(user_id=run.user_id)
     return run, drills()[run.drill_id], deal_cache().get(get_session(), (run.deal_pk, deal_id, created))
 
 
@@ -166,8 +175,7 @@ def _answered(run: DrillRun) -> Attempt | None:
     """The attempt at the checkpoint the run's cursor is on, if it is on one and it is answered."""
     if run.cursor not in run.checkpoints:
         return None
-    return get_session().exec(select(Attempt).where(Attempt.run_id == run.id,
-                                                    Attempt.checkpoint == run.checkpoints.index(run.cursor))).first()
+    return get_session().exec(ANSWERED, params={"run": run.id, "at": run.checkpoints.index(run.cursor)}).first()
 
 
 def _next_checkpoint(run: DrillRun) -> int | None:
@@ -175,12 +183,11 @@ def _next_checkpoint(run: DrillRun) -> int | None:
     return next((at for at in run.checkpoints if at > run.cursor), None)
 
 
-def _render(run: DrillRun, drill: Drill, data: DealData, status: int = 200, error: str | None = None,
-            given: Sequence[str] = ()) -> Any:
+def _render(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | None, status: int = 200,
+            error: str | None = None, given: Sequence[str] = ()) -> Any:
     """The run where it stands, a page or (for htmx) its `#run` section: a question at an unanswered
     checkpoint; else the table with the plays to the next checkpoint, after the feedback if the
-    checkpoint at the cursor is answered."""
-    attempt = _answered(run)
+    checkpoint at the cursor is answered (`attempt`, from `_answered`)."""
     asking = run.cursor in run.checkpoints and attempt is None
     end = None if asking else _next_checkpoint(run)
     mine = settings()
@@ -204,7 +211,8 @@ def _question(run: DrillRun, drill: Drill, data: DealData) -> Any:
     index = run.checkpoints.index(run.cursor)
     if isinstance(data, GoujiDealData):
         return gouji_question(drill, data, run.seat, run.cursor, run.seed, index)
-    return question_at(drill, data.record, run.seat, run.cursor, run.seed, index, data.events)
+    return question_at(drill, data.record, run.seat, run.cursor, run.seed, index, data.events,
+                       opening=data.opening(run.seat))
 
 
 def feedback(attempt: Attempt, data: DealData, language: str) -> dict[str, Any]:
@@ -229,23 +237,25 @@ def plays_at(data: DealData, position: str) -> int:
     return data.trick_starts[int(trick) - 1] + int(plays)
 
 
-def _current(run: DrillRun, drill: Drill, data: DealData) -> Any:
-    """After a POST: htmx gets the run where it stands, a form post is sent to the run page."""
+def _current(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | None) -> Any:
+    """After a POST: htmx gets the run where it stands (`_render`), a form post is sent to the run page."""
     if run.status == DONE:
         return go(url_for("drills.summary", run_id=run.id))
     if not wants_fragment():
         return go(url_for("drills.run_page", run_id=run.id))
-    return _render(run, drill, data)
+    return _render(run, drill, data, attempt)
 
 
-def _commit(*rows: Any) -> None:
-    """Store `rows` under the write lock (what a unique constraint refuses is rolled back)."""
+def _commit(*rows: Any) -> bool:
+    """Store `rows` under the write lock; whether stored (what a unique constraint refuses is rolled back)."""
     get_session().add_all(rows)
     try:
         with write_lock().held():
             get_session().commit()
     except sa.exc.IntegrityError:
         get_session().rollback()
+        return False
+    return True
 
 
 @bp.route("/runs/<id:run_id>")
@@ -256,7 +266,7 @@ def run_page(run_id: int) -> Any:
     run, drill, data = _load(run_id)
     if run.status == DONE:
         return go(url_for("drills.summary", run_id=run.id))
-    return _render(run, drill, data)
+    return _render(run, drill, data, _answered(run))
 
 
 @bp.route("/runs/<id:run_id>/step", methods=("POST",))
@@ -271,15 +281,15 @@ def step(run_id: int) -> Any:
     at = request.args.get("at", type=int, default=request.form.get("at", type=int))
     to = request.args.get("to", type=int, default=(at or 0) + 1)
     target = _next_checkpoint(run)
-    waiting = run.cursor in run.checkpoints and _answered(run) is None
-    if run.status != ACTIVE or at != run.cursor or waiting:
-        return _current(run, drill, data)
+    attempt = _answered(run)
+    if run.status != ACTIVE or at != run.cursor or (run.cursor in run.checkpoints and attempt is None):
+        return _current(run, drill, data, attempt)
     if target is None:
         run.status, run.finished = DONE, utcnow()
-    elif run.cursor < to <= target:
-        run.cursor, run.shown_at = to, utcnow() if to == target else run.shown_at
+    elif run.cursor < to <= target:  # a play not reached before: no answer there yet
+        run.cursor, run.shown_at, attempt = to, utcnow() if to == target else run.shown_at, None
     _commit(run)
-    return _current(run, drill, data)
+    return _current(run, drill, data, attempt)
 
 
 @bp.route("/runs/<id:run_id>/answer", methods=("POST",))
@@ -290,23 +300,26 @@ def answer(run_id: int) -> Any:
     the same feedback."""
     run, drill, data = _load(run_id)
     checkpoint = request.form.get("checkpoint", type=int)
+    attempt = _answered(run)
     if (run.status != ACTIVE or run.cursor not in run.checkpoints or checkpoint != run.checkpoints.index(run.cursor)
-            or _answered(run) is not None):
-        return _current(run, drill, data)
+            or attempt is not None):
+        return _current(run, drill, data, attempt)
     asked = _question(run, drill, data)
     values = request.form.getlist("answer")
     try:
         given = read_answer(asked.question, values)
     except AnswerError as error:
-        return _render(run, drill, data, 422, str(error), values)
+        return _render(run, drill, data, None, 422, str(error), values)
     now = datetime.now(UTC)
     shown = run.shown_at.replace(tzinfo=UTC) if run.shown_at else now
-    _commit(Attempt(run_id=run.id, user_id=run.user_id, checkpoint=checkpoint,
-                    question=asked.question.to_json(), question_type=asked.question.type, suit=asked.question.suit,
-                    expected=asked.question.answer, given=given, correct=asked.question.grade(given),
-                    position=str(asked.position), seat=run.seat, deal_pk=run.deal_pk, created=now,
-                    ms=max(0, round((now - shown).total_seconds() * 1000))))
-    return _current(run, drill, data)
+    attempt = Attempt(run_id=run.id, user_id=run.user_id, checkpoint=checkpoint,
+                      question=asked.question.to_json(), question_type=asked.question.type, suit=asked.question.suit,
+                      expected=asked.question.answer, given=given, correct=asked.question.grade(given),
+                      position=str(asked.position), seat=run.seat, deal_pk=run.deal_pk, created=now,
+                      ms=max(0, round((now - shown).total_seconds() * 1000)))
+    if not _commit(attempt):  # answered meanwhile, by another request
+        attempt = _answered(run)
+    return _current(run, drill, data, attempt)
 
 
 @bp.route("/runs/<id:run_id>/finish", methods=("GET", "POST"))

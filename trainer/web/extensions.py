@@ -8,15 +8,18 @@ from collections.abc import Callable
 from typing import Any
 
 from babel import Locale
+from babel.support import NullTranslations, Translations
 from flask import Blueprint, Flask, Request, Response, current_app, g, request, session
-from flask.globals import request_ctx
+from flask.globals import _cv_app, request_ctx
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
-from flask_babel import Babel
+from flask_babel import Babel, Domain, _get_current_context
+from flask_babel.speaklater import LazyString
 from flask_htmx import HTMX
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
 from itsdangerous import BadSignature
+from werkzeug.utils import cached_property
 
 from trainer.web.memo import Memo
 
@@ -223,7 +226,62 @@ def _when_limited(hook: Callable[[Any], Any]) -> Callable[[Any], Any]:
 csrf = RememberingCSRFProtect()
 htmx = HTMX()
 limiter = ViewLimiter(key_func=get_remote_address)
-babel = Babel()
+
+
+class RequestDomain(Domain):
+    """Flask-Babel's message domain, finding a request's translations once: Flask-Babel looks up the
+    locale and its catalogue for every string (a drill step translates about a hundred), this keeps
+    them on the request's babel context (where `force_locale` sets and restores them)."""
+
+    def get_translations(self) -> Translations | NullTranslations:
+        """The current request's translations (looked up on first use in the request)."""
+        app_ctx = _cv_app.get(None)  # (Flask-Babel's own lookup goes through `g`'s proxy three times)
+        babel_ctx = getattr(app_ctx.g, "_flask_babel", None) if app_ctx is not None else None
+        translations = getattr(babel_ctx, "babel_translations", None)
+        if translations is None:
+            ctx = _get_current_context()
+            if ctx is None:
+                return NullTranslations()
+            translations = ctx.babel_translations = super().get_translations()
+        return translations
+
+
+class RequestBabel(Babel):
+    """Flask-Babel, with the default domain a `RequestDomain`."""
+
+    @cached_property
+    def domain_instance(self) -> RequestDomain:
+        """The default message domain."""
+        return RequestDomain(domain=self.domain)
+
+    def init_app(self, app: Flask, *args: Any, **kwargs: Any) -> None:
+        """Flask-Babel's set-up, then templates' gettext functions that go to the default domain
+        straight (Flask-Babel's look the domain up for every string)."""
+        super().init_app(app, *args, **kwargs)
+        app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+            gettext=lambda s: self.domain_instance.get_translations().ugettext(s),
+            ngettext=lambda s, p, n: self.domain_instance.get_translations().ungettext(s, p, n),
+            pgettext=lambda c, s: self.domain_instance.get_translations().upgettext(c, s),
+            npgettext=lambda c, s, p, n: self.domain_instance.get_translations().unpgettext(c, s, p, n),
+            newstyle=True)
+
+
+babel = RequestBabel()
+
+
+def gettext(string: str, **variables: Any) -> str:
+    """Flask-Babel's `gettext` without its domain lookup (the drill table translates tens of words a
+    request: seats, suits, kinds of lead)."""
+    if _cv_app.get(None) is None:  # outside an app: untranslated, as Flask-Babel's
+        translated = string
+    else:
+        translated = babel.domain_instance.get_translations().ugettext(string)
+    return translated % variables if variables else translated
+
+
+def lazy_gettext(string: str, **variables: Any) -> LazyString:
+    """Flask-Babel's `lazy_gettext`, translated by `gettext` above when used."""
+    return LazyString(gettext, string, **variables)
 
 
 def select_locale() -> Locale:

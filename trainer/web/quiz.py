@@ -12,13 +12,12 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-
 from trainer.drills.gouji import QUESTION_TYPES as GOUJI_QUESTION_TYPES
 from trainer.drills.questions import QUESTION_TYPES, Question
 from trainer.drills.explain import Explanation, explain_question
 from trainer.tracking.tracker import PlayEvent, Snapshot
+from trainer.web.extensions import gettext as _
+from trainer.web.extensions import lazy_gettext as _l
 
 QUESTION_LABELS = {
     "trumps_unseen": _l("Trumps still out"),

@@ -3,6 +3,7 @@ seat, and every play up to a checkpoint, each thing on the table with the steps 
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -78,7 +79,12 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
     record, ctx = data.record, data.record.ctx
     frames = range(start, end + 1)
     names, kinds = [seat_label(seat, record.banker, viewer) for seat in range(4)], combo_labels()
-    sizes = [[len(data.hand(seat, start)) for seat in range(4)]]
+    @functools.cache
+    def view(play: int) -> tuple[CardView, ...]:  # a play's cards, drawn once per stretch
+        return tuple(cards_view(data.plays[play][2], ctx))
+
+    sizes = [[len(data.hands[seat]) - sum(len(cards) for _t, who, cards in data.plays[:start] if who == seat)
+              for seat in range(4)]]
     for _trick, seat, cards in data.plays[start:end]:
         sizes.append([size - len(cards) * (who == seat) for who, size in enumerate(sizes[-1])])
     chairs = []
@@ -89,7 +95,7 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
             position = data.positions[plays]
             first = plays - position.plays
             laid = [n for n in range(first, plays) if data.plays[n][1] == seat]
-            on_table.append(tuple(cards_view(data.plays[laid[0]][2], ctx)) if laid else None)
+            on_table.append(view(laid[0]) if laid else None)
             leads.append(bool(position.plays) and record.tricks[position.trick - 1].leader == seat)
             wins.append(bool(position.plays) and data.events[plays - 1].winning == seat)
         chairs.append(Chair(PLACES[place], names[seat], seat == record.banker,
@@ -109,8 +115,8 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
             return None
         trick, begin = record.tricks[number - 1], data.trick_starts[number - 1]
         winner = data.events[begin + len(trick.plays) - 1].winning
-        return tuple((names[seat], tuple(cards_view(cards, ctx)), seat == winner)
-                     for _t, seat, cards in data.plays[begin:begin + len(trick.plays)])
+        return tuple((names[data.plays[play][1]], view(play), data.plays[play][1] == winner)
+                     for play in range(begin, begin + len(trick.plays)))
 
     gone: dict[Card, list[int]] = {}
     for step, (_trick, seat, cards) in enumerate(data.plays[start:end], start=1):
