@@ -15,7 +15,7 @@ from trainer.tracking.tracker import track
 
 STARTER = sorted((DRILLS_DIR / "deals").glob("*.json"))
 """The starter deals: two-deck ones first (`deal-…`), then `four-deck-…`, `one-deck-…`, `three-deck-…`."""
-OTHER_DECKS = [path for path in STARTER if not path.name.startswith("deal-")]
+OTHER_DECKS = [path for path in STARTER if not path.name.startswith(("deal-", "gouji-"))]
 
 
 def test_curriculum_is_shipped():

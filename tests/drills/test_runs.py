@@ -8,7 +8,7 @@ from trainer.drills.runs import plan_run, position_after, question_at, snapshot_
 from trainer.records import Position, load_record, replay
 from trainer.tracking.tracker import public_events, track
 
-ALL_STARTER = sorted((DRILLS_DIR / "deals").glob("*.json"))
+ALL_STARTER = sorted(path for path in (DRILLS_DIR / "deals").glob("*.json") if not path.name.startswith("gouji-"))
 STARTER = ALL_STARTER[:4]
 
 
