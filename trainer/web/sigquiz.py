@@ -1,0 +1,89 @@
+"""Signal conventions on the web: the player's convention set (`/signals`, a per-user setting) and the
+signal-convention quizzes (信号: 应A, 看信号, 垫牌, 传牌, 复盘, 合法吗) run by the drill loop.
+
+The convention sets are the `drills/signals/*.toml` files (`trainer.signals.conventions`), loaded once at
+start: a malformed file stops the app with the file, the field and why.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, current_app, flash, g, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from trainer.engine.cards import Suit
+from trainer.signals.conventions import CONVENTIONS_DIR, Convention, load_conventions
+from trainer.web.auth import login_required
+from trainer.web.db import get_session
+from trainer.web.drills import _commit, lang
+from trainer.web.models import DrillSettings
+from trainer.web.responses import go, render_page, wants_fragment
+
+bp = Blueprint("signals", __name__)
+
+DEFAULT_SET = "basic_89JQ"
+DISCARD_LABELS = {
+    "small_on_top": _l("small on top (小在上): the smallest card laid last says yes"),
+    "big_on_top": _l("big on top (大在上): the biggest card laid last says yes"),
+    "even_sum": _l("even sum (偶数): an even sum of the values says yes"),
+    "odd_sum": _l("odd sum (奇数): an odd sum of the values says yes"),
+}
+"""The discard conventions in words."""
+
+
+def init_app(app: Flask) -> None:
+    """Load the convention sets (`SIGNALS_DIR`, default `drills/signals/`); a malformed file raises
+    `ConventionFileError` naming the file, the field and why."""
+    app.extensions["jipai_conventions"] = load_conventions(Path(app.config.get("SIGNALS_DIR") or CONVENTIONS_DIR))
+
+
+def conventions() -> dict[str, Convention]:
+    """The app's convention sets by name."""
+    return current_app.extensions["jipai_conventions"]
+
+
+def _settings() -> DrillSettings:
+    return get_session().get(DrillSettings, g.user.id) or DrillSettings(user_id=g.user.id)
+
+
+def chosen_set() -> str:
+    """The name of the signed-in user's convention set (the default when theirs is no longer there)."""
+    name = _settings().signals
+    return name if name in conventions() else DEFAULT_SET if DEFAULT_SET in conventions() else next(iter(conventions()))
+
+
+def convention_view(convention: Convention, lang: str) -> dict[str, Any]:
+    """What the settings page shows about a set: its name, description, signal ranks (per suit when they
+    differ), discard convention and optional conventions."""
+    ranks = [(suit.symbol, " ".join(convention.rank_names(suit))) for suit in Suit]
+    same = len({text for _symbol, text in ranks}) == 1
+    extras = [label for flag, label in (("k_ask", _("K-ask (单K找K)")), ("five_lead", _("5-lead (出5要K)")),
+                                        ("opening_request", _("opening-lead trump-draw request (首引清主)")))
+              if getattr(convention, flag)]
+    return {"name": convention.name, "description": convention.description.get(lang, ""),
+            "ranks": [("", ranks[0][1])] if same else ranks, "discard": str(DISCARD_LABELS[convention.discard]),
+            "extras": extras}
+
+
+@bp.route("/signals", methods=("GET", "POST"))
+@login_required
+def settings_page() -> Any:
+    """The convention sets, the player's chosen one ticked; a POST of `signals` (a set's name) chooses it."""
+    error = None
+    if request.method == "POST":
+        name = request.form.get("signals", "")
+        if name in conventions():
+            mine = _settings()
+            mine.signals = name
+            _commit(mine)
+            if not wants_fragment():
+                flash(_("Your signal conventions are now %(name)s.", name=name))
+                return go(url_for("signals.settings_page"))
+        else:
+            error = _("Choose one of the convention sets.")
+    language = lang()
+    views = [convention_view(convention, language) for convention in conventions().values()]
+    return render_page("signals/settings.html", "signals/_settings.html", 422 if error else 200, sets=views,
+                       chosen=chosen_set(), error=error, saved=request.method == "POST" and error is None)
