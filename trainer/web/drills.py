@@ -123,6 +123,10 @@ def start(drill_id: str) -> Any:
         abort(404)
     db = get_session()
     seed = secrets.randbelow(2**31)
+    if drill.checkpoints == "signals":  # a signal quiz (trainer.web.sigquiz)
+        from trainer.web.sigquiz import start_run
+
+        return start_run(drill, seed)
     for key in _candidates(db, drill, seed):
         data = deal_cache().get(db, key)
         if drill.rules != data.record.rules:
@@ -199,6 +203,10 @@ def _render(run: DrillRun, drill: Drill, data: DealData, status: int = 200, erro
 def _question(run: DrillRun, drill: Drill, data: DealData) -> Any:
     """The question at the checkpoint the cursor is on (a pure function of the run and the deal)."""
     index = run.checkpoints.index(run.cursor)
+    if drill.checkpoints == "signals":  # a signal quiz (trainer.web.sigquiz)
+        from trainer.web.sigquiz import question_at as signal_question_at
+
+        return signal_question_at(run, drill, data, index)
     return question_at(drill, data.record, run.seat, run.cursor, run.seed, index, data.events)
 
 

@@ -29,7 +29,7 @@ from trainer.web.drills import drills, feedback, lang, plays_at
 from trainer.web.inputs import page_cursor
 from trainer.web.keyset import keyset_page
 from trainer.web.models import Attempt, Deal, DrillRun
-from trainer.web.quiz import QUESTION_LABELS, answer_text, localise, seat_word, suit_name
+from trainer.web.quiz import QUESTION_LABELS, SIGNAL_LABELS, answer_text, localise, seat_word, suit_name
 from trainer.web.responses import render_page
 
 bp = Blueprint("review", __name__, url_prefix="/review")
@@ -41,7 +41,7 @@ class ReviewFilterForm(Form):
     """The mistake list's filters (a GET form; a value that does not validate counts as "any")."""
 
     type = SelectField(_l("Question"), default="", choices=[ANY] + [SelectChoice(kind, label)
-                                                                    for kind, label in QUESTION_LABELS.items()])
+                                                                    for kind, label in {**QUESTION_LABELS, **SIGNAL_LABELS}.items()])
     suit = SelectField(_l("Suit"), default="", choices=[ANY] + [
         SelectChoice("S", "♠"), SelectChoice("H", "♥"), SelectChoice("C", "♣"), SelectChoice("D", "♦"),
         SelectChoice("trump", _l("trumps"))])

@@ -9,16 +9,24 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from flask import Blueprint, Flask, current_app, flash, g, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from sqlmodel import col, func, select
 
+from trainer.drills.runs import position_after
 from trainer.engine.cards import Suit
 from trainer.signals.conventions import CONVENTIONS_DIR, Convention, load_conventions
+from trainer.signals.quiz import SIGNAL_DRILLS_DIR, SignalAsked, SignalDrill, load_signal_drills, plan_signal_run, \
+    signal_question
 from trainer.web.auth import login_required
 from trainer.web.db import get_session
-from trainer.web.drills import _commit, lang
-from trainer.web.models import DrillSettings
+from trainer.web.dealdata import DealData, DealKey, deal_cache
+from trainer.web.display import preset_label
+from trainer.web.drills import CANDIDATES, _commit, lang
+from trainer.web.library import _visible
+from trainer.web.models import Deal, DrillRun, DrillSettings
 from trainer.web.responses import go, render_page, wants_fragment
 
 bp = Blueprint("signals", __name__)
@@ -34,9 +42,12 @@ DISCARD_LABELS = {
 
 
 def init_app(app: Flask) -> None:
-    """Load the convention sets (`SIGNALS_DIR`, default `drills/signals/`); a malformed file raises
-    `ConventionFileError` naming the file, the field and why."""
+    """Load the convention sets (`SIGNALS_DIR`, default `drills/signals/`; a malformed file raises
+    `ConventionFileError` naming the file, the field and why) and add the signal drills
+    (`SIGNAL_DRILLS_DIR`, default `drills/signal_drills/`) to the curriculum."""
     app.extensions["jipai_conventions"] = load_conventions(Path(app.config.get("SIGNALS_DIR") or CONVENTIONS_DIR))
+    folder = Path(app.config.get("SIGNAL_DRILLS_DIR") or SIGNAL_DRILLS_DIR)
+    app.extensions["jipai_drills"].update(load_signal_drills(folder))
 
 
 def conventions() -> dict[str, Convention]:
@@ -87,3 +98,53 @@ def settings_page() -> Any:
     views = [convention_view(convention, language) for convention in conventions().values()]
     return render_page("signals/settings.html", "signals/_settings.html", 422 if error else 200, sets=views,
                        chosen=chosen_set(), error=error, saved=request.method == "POST" and error is None)
+
+
+# -- the quizzes in the run loop ---------------------------------------------------------------------
+
+def run_convention(run: DrillRun) -> Convention:
+    """The convention set a signal run grades against: the one chosen when it started."""
+    return conventions().get(run.signals or "") or conventions().get(DEFAULT_SET) or Convention()
+
+
+def _candidates(drill: SignalDrill, seed: int, name: str) -> list[DealKey]:
+    """The complete deals visible to the user under the drill's rules, those the bots played under the
+    set `name` first, then those played under another set, then the rest; each group the least drilled
+    first, ties in an order drawn from `seed` (as `trainer.web.drills` does for the other drills)."""
+    played_under = Deal.record[("source", "signals", "name")].as_string()
+    group = sa.case((played_under == name, 0), (played_under.is_not(None), 1), else_=2)
+    runs = (select(func.count()).select_from(DrillRun)
+            .where(DrillRun.user_id == g.user.id, DrillRun.deal_pk == Deal.pk).scalar_subquery())
+    shuffle = (sa.cast(col(Deal.pk), sa.BigInteger) * 2654435761 + seed) % 2147483647
+    query = (select(Deal.pk, Deal.id, Deal.created)
+             .where(_visible(g.user.id), col(Deal.complete).is_(True), Deal.rules == drill.rules.preset,
+                    col(Deal.custom_rules).is_(False))
+             .order_by(group, runs, shuffle).limit(CANDIDATES))
+    return [(pk, deal_id, created) for pk, deal_id, created in get_session().exec(query).all() if pk is not None]
+
+
+def start_run(drill: SignalDrill, seed: int) -> Any:
+    """Start a signal run under the player's convention set: the first candidate deal with signal moments
+    of the drill's kinds (`plan_signal_run`), watched from the seat with the most."""
+    name = chosen_set()
+    convention = conventions()[name]
+    for key in _candidates(drill, seed, name):
+        data = deal_cache().get(get_session(), key)
+        if drill.rules != data.record.rules:
+            continue
+        seat, checkpoints = plan_signal_run(drill, data.record, seed, convention)
+        if checkpoints:
+            run = DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=key[0], seat=seat, seed=seed,
+                           checkpoints=checkpoints, signals=name)
+            _commit(run)
+            return go(url_for("drills.run_page", run_id=run.id))
+    flash(_("No complete deal under the %(rules)s rules in your library has a signal moment for this drill. "
+            "Generate some in the deal library first.", rules=preset_label(drill.rules.preset)))
+    return go(url_for("drills.index"))
+
+
+def question_at(run: DrillRun, drill: SignalDrill, data: DealData, index: int) -> SignalAsked:
+    """The signal question at checkpoint `index` of `run` (a pure function of the run and the deal)."""
+    plays = run.checkpoints[index]
+    return signal_question(drill, data.record, run.seat, plays, run.seed, index, run_convention(run),
+                           position_after(data.record, plays))
