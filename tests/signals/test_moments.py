@@ -141,3 +141,12 @@ def test_generate_with_signals_and_list_moments(tmp_path, capsys):
     assert main(["deal", "generate", "--out", str(tmp_path), "--signals", "nope"]) == 2
     assert "--signals: unknown convention set 'nope'" in capsys.readouterr().err
     assert main(["deal", "generate", "--out", str(tmp_path), "--signals", "odd", "--bots", "random"]) == 2
+
+
+def test_deals_without_signals_are_byte_identical_to_the_starter_library():
+    """The starter library was generated before signalling bots existed (seed 2026): without `--signals`
+    the bots must still deal and play exactly those bytes."""
+    folder = Path(__file__).resolve().parents[2] / "drills" / "deals"
+    records = generate_records(Rules(), 2026, 24)
+    assert [record_text(r) for r in records] == [(folder / f"deal-2026-{n:05d}.json").read_text(encoding="utf-8")
+                                                 for n in range(24)]

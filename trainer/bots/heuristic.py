@@ -9,9 +9,9 @@ opponent cheaply, discards low otherwise, and fights for the last trick (the kit
 
 Given a convention set (`convention=`), it follows the whole set (trainer.signals.rules): it answers
 an A, a K-ask and a 5-lead as the set allows, asks for the K from A A K and leads the 5 from A A × × 5,
-lays its discards on a partner's multi-card lead in the order that tells the truth, passes a signalled
-suit unless one of the nine exceptions holds, and as banker asks for trumps with its opening lead
-when points are buried (the helper then draws trumps).
+lays its discards on a partner's multi-card lead in the order that tells the truth (and reads the
+partner's order on its own lead), passes a signalled suit unless one of the nine exceptions holds, and
+as banker asks for trumps with its opening lead when points are buried (the helper then draws trumps).
 """
 from __future__ import annotations
 
@@ -36,6 +36,10 @@ CONVENTION_RULES = frozenset({"answer_A", "skip_signal_10", "has_A_no_signal_car
 """`respond` rules under which the convention narrows the answer (the others allow any card of the suit)."""
 MAX_ORDERED = 5
 """A signalling bot looks for a truthful order among plays of at most this many cards."""
+SAFE_ASK = 8
+"""The K-ask and the 5-lead are made only while this many cards of the suit are out (a ruff is unlikely)."""
+TRUTH_BONUS = 12
+"""What a play whose order can tell the truth (discard signals) adds to its score."""
 
 
 class Bot:
@@ -99,6 +103,8 @@ class HeuristicBot(Bot):
         self.partner_discarded: list[Card] = []
         self.opponents_discarded: list[Card] = []
         self.trump_request: str | None = None
+        self.partner_entries: dict[int, str] = {}
+        """Side suits where my partner's discards on my lead said yes / holds_A / void (a way in)."""
 
     # -- what the bot knows --------------------------------------------------------------------
     @property
@@ -158,6 +164,11 @@ class HeuristicBot(Bot):
     def _note(self, event: PlayEvent, following: bool) -> None:
         """Remember the public facts the conventions use: discards, and the banker's trump requests."""
         lead = self.tracker.lead
+        if (following and lead is not None and event.seat == self.partner and self.tracker.trick.leader == self.seat
+                and lead.size >= 2 and lead.suit != TRUMP):
+            meaning = discard_order(lead.cards, event.cards, "partner", self.ctx, self.convention).value
+            if meaning in ("yes", "holds_A", "void"):
+                self.partner_entries[lead.suit] = meaning
         if following and lead is not None:
             off = [card for card in event.cards if self.ctx.suit_of[card.index] != lead.suit]
             if event.seat == self.partner:
@@ -238,19 +249,27 @@ class HeuristicBot(Bot):
             verdict = must_pass(suit, hand, self.signalled_in, self._played(),
                                 [s for s in range(4) if self.tracker.revealed_voids[self.partner] >> s & 1],
                                 self.partner_won, self.partner_discarded, self.opponents_discarded, ctx)
-            if verdict.exception == 1:
+            ace_out = any(self.tracker.unseen[f] for f in ctx.faces_by_suit[suit] if Card.from_index(f).rank == 14)
+            if verdict.exception == 1 or not ace_out:  # nothing left to pass, or the partner's A is played
                 self.signalled_in.pop(0)
                 continue
             if verdict.must_pass:
-                self.signalled_in.pop(0)
                 cards = by_suit[suit]
                 return [Card.from_index(min(cards, key=lambda f: (Card.from_index(f).points, ctx.strength[f])))]
             break
+        for suit, meaning in sorted(self.partner_entries.items()):
+            del self.partner_entries[suit]
+            ace_out = any(self.tracker.unseen[f] for f in ctx.faces_by_suit[suit] if Card.from_index(f).rank == 14)
+            if suit in by_suit and (ace_out or meaning != "holds_A"):
+                cards = by_suit[suit]
+                return [Card.from_index(min(cards, key=lambda f: (Card.from_index(f).points, ctx.strength[f])))]
         for suit, cards in sorted(by_suit.items()):
             if suit == TRUMP or suit in self.asked or sum(cards.values()) < 4:
                 continue
             ranks = {Card.from_index(f).rank: c for f, c in cards.items()}
-            if ranks.get(14) != 2 or ctx.level == 14:
+            opponents_void = any(self.tracker.revealed_voids[(self.seat + k) % 4] >> suit & 1 for k in (1, 3))
+            out = sum(self.tracker.unseen[f] for f in ctx.faces_by_suit[suit])
+            if ranks.get(14) != 2 or ctx.level == 14 or opponents_void or out < SAFE_ASK:
                 continue
             king = Card(13, Card.from_index(next(iter(cards))).suit)
             if conv.k_ask and ranks.get(13) == 1 and not self.tracker.played[king.index]:
@@ -362,7 +381,7 @@ class HeuristicBot(Bot):
             if ordering:
                 told = self._truthful_order(lead, play, hand)
                 if told is not None:
-                    score, play = score + 12, told
+                    score, play = score + TRUTH_BONUS, told
             options.append((score, -cost, key, play))
         if not options:
             return random_follow(lead, hand, ctx, self.rng)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import comb, factorial
 from typing import Any
 
 from trainer.engine.cards import Card
@@ -28,6 +29,9 @@ KINDS = ("opening", "respond", "interpret", "discard_order", "discard_play", "pa
 QUIET = frozenset({"void", "no_convention", "not_an_ask", "void_before", "pair_in_play", "not_side_suit",
                    "not_partner_lead", "five_lead_no_K"})
 """Rules under which nothing is signalled: such positions are not moments."""
+MAX_QUIZ_ORDERS = 400
+"""A discard position is also a `discard_play` moment when at most this many plays (choices × orders)
+are to be weighed: a question, not a search."""
 
 
 @dataclass(frozen=True)
@@ -210,10 +214,11 @@ def _follow_moments(walk: _Walk, number: int, index: int, seat: int, leader: int
     request = walk.request("discard_order", lead=_texts(lead), play=_texts(play))
     found.append(Moment("discard_order", number, index, (seat + 2) % 4, request,
                         {"meaning": reading.value, "rule": reading.rule}, reading, play, None))
-    try:
-        ideal = discard_play(lead, hand, ctx, conv)
-    except MalformedError:  # too many plays to order: the reading alone is the moment
+    held = sum(1 for card in hand if ctx.suit_of[card.index] == suit)
+    choices = comb(len(hand) - held, len(lead) - held) if held < len(lead) else comb(held, len(lead))
+    if choices * factorial(len(lead)) > MAX_QUIZ_ORDERS:  # too many plays for a question: the reading alone
         return found
+    ideal = discard_play(lead, hand, ctx, conv)
     request = walk.request("discard_play", lead=_texts(lead), hand=_texts(hand))
     found.append(Moment("discard_play", number, index, seat, request,
                         {"message": ideal.message, "orders": [_texts(order) for order in ideal.orders],
