@@ -219,16 +219,18 @@ def spots(record: DealRecord, convention: Convention) -> list[Spot]:
     return found
 
 
-def plan_signal_run(drill: SignalDrill, record: DealRecord, seed: int, convention: Convention) -> tuple[int, list[int]]:
+def plan_signal_run(drill: SignalDrill, record: DealRecord, seed: int, convention: Convention,
+                    found: Sequence[Spot] | None = None) -> tuple[int, list[int]]:
     """The viewer seat and the checkpoints (plays made, ascending) of a run of `drill` on `record`: the
     seat with the most quiz spots of the drill's kinds (ties drawn from `seed`), at most
-    `checkpoint_count` of them; for the legal quiz, trick ends from any seat. No spot: no checkpoints."""
+    `checkpoint_count` of them; for the legal quiz, trick ends from any seat. No spot: no checkpoints.
+    `found` are the deal's spots under `convention`, when the caller has them."""
     rng = random.Random(seed)
     if drill.kinds == ("legal",):
         seat = rng.randrange(4)
         return seat, dataclasses.replace(drill, checkpoints="trick_end").checkpoints_for(record, rng)
     places: dict[int, set[int]] = {}
-    for spot in spots(record, convention):
+    for spot in spots(record, convention) if found is None else found:
         if spot.kind in drill.kinds:
             places.setdefault(spot.seat, set()).add(spot.plays)
     if not places:
@@ -241,16 +243,16 @@ def plan_signal_run(drill: SignalDrill, record: DealRecord, seed: int, conventio
 
 
 def signal_question(drill: SignalDrill, record: DealRecord, seat: int, plays: int, seed: int, index: int,
-                    convention: Convention, position: Position) -> SignalAsked:
+                    convention: Convention, position: Position, found: Sequence[Spot] | None = None) -> SignalAsked:
     """The question at checkpoint `index` (after `plays` plays, from `seat`): one of the spots there (drawn
     from (seed, index) when several kinds meet), or for the legal quiz the `index`-th of the hand-made items
-    in an order drawn from `seed`."""
+    in an order drawn from `seed`. `found` are the deal's spots under `convention`, when the caller has them."""
     rng = random.Random(f"{seed}:{index}")
     if drill.kinds == ("legal",):
         order = list(range(len(LEGAL_ITEMS)))
         random.Random(seed).shuffle(order)
         return SignalAsked(legal_question(order[index % len(order)], convention, rng), position)
-    here = [spot for spot in spots(record, convention)
+    here = [spot for spot in (spots(record, convention) if found is None else found)
             if spot.seat == seat and spot.plays == plays and spot.kind in drill.kinds]
     if not here:
         raise MalformedError(f"no signal moment for seat {seat} after {plays} plays")

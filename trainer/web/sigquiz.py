@@ -18,14 +18,15 @@ from sqlmodel import col, func, select
 from trainer.drills.runs import position_after
 from trainer.engine.cards import Suit
 from trainer.signals.conventions import CONVENTIONS_DIR, Convention, load_conventions
-from trainer.signals.quiz import SIGNAL_DRILLS_DIR, SignalAsked, SignalDrill, load_signal_drills, plan_signal_run, \
-    signal_question
+from trainer.signals.quiz import SIGNAL_DRILLS_DIR, SignalAsked, SignalDrill, Spot, load_signal_drills, \
+    plan_signal_run, signal_question, spots
 from trainer.web.auth import login_required
 from trainer.web.db import get_session
 from trainer.web.dealdata import DealData, DealKey, deal_cache
 from trainer.web.display import preset_label
 from trainer.web.drills import CANDIDATES, _commit, lang
 from trainer.web.library import _visible
+from trainer.web.memo import Memo
 from trainer.web.models import Deal, DrillRun, DrillSettings
 from trainer.web.responses import go, render_page, wants_fragment
 
@@ -48,6 +49,7 @@ def init_app(app: Flask) -> None:
     app.extensions["jipai_conventions"] = load_conventions(Path(app.config.get("SIGNALS_DIR") or CONVENTIONS_DIR))
     folder = Path(app.config.get("SIGNAL_DRILLS_DIR") or SIGNAL_DRILLS_DIR)
     app.extensions["jipai_drills"].update(load_signal_drills(folder))
+    app.extensions["jipai_signal_spots"] = Memo(app.config.get("DEAL_CACHE_SIZE", 512))
 
 
 def conventions() -> dict[str, Convention]:
@@ -102,42 +104,63 @@ def settings_page() -> Any:
 
 # -- the quizzes in the run loop ---------------------------------------------------------------------
 
+def deal_spots(deal_pk: int, data: DealData, convention: Convention) -> list[Spot]:
+    """The quiz spots of a deal under a set, remembered by the process (a deal never changes once stored)."""
+    memo: Memo[tuple[int, str], list[Spot]] = current_app.extensions["jipai_signal_spots"]
+    return memo.get_or_make((deal_pk, convention.name), lambda: spots(data.record, convention))
+
+
 def run_convention(run: DrillRun) -> Convention:
     """The convention set a signal run grades against: the one chosen when it started."""
     return conventions().get(run.signals or "") or conventions().get(DEFAULT_SET) or Convention()
 
 
-def _candidates(drill: SignalDrill, seed: int, name: str) -> list[DealKey]:
+def _candidates(drill: SignalDrill, seed: int, name: str) -> list[tuple[DealKey, int]]:
     """The complete deals visible to the user under the drill's rules, those the bots played under the
     set `name` first, then those played under another set, then the rest; each group the least drilled
-    first, ties in an order drawn from `seed` (as `trainer.web.drills` does for the other drills)."""
+    first, ties in an order drawn from `seed` (as `trainer.web.drills` does for the other drills); each
+    with its group (0, 1 or 2)."""
     played_under = Deal.record[("source", "signals", "name")].as_string()
     group = sa.case((played_under == name, 0), (played_under.is_not(None), 1), else_=2)
     runs = (select(func.count()).select_from(DrillRun)
             .where(DrillRun.user_id == g.user.id, DrillRun.deal_pk == Deal.pk).scalar_subquery())
     shuffle = (sa.cast(col(Deal.pk), sa.BigInteger) * 2654435761 + seed) % 2147483647
-    query = (select(Deal.pk, Deal.id, Deal.created)
+    query = (select(Deal.pk, Deal.id, Deal.created, group)
              .where(_visible(g.user.id), col(Deal.complete).is_(True), Deal.rules == drill.rules.preset,
                     col(Deal.custom_rules).is_(False))
              .order_by(group, runs, shuffle).limit(CANDIDATES))
-    return [(pk, deal_id, created) for pk, deal_id, created in get_session().exec(query).all() if pk is not None]
+    return [((pk, deal_id, created), rank) for pk, deal_id, created, rank in get_session().exec(query).all()
+            if pk is not None]
+
+
+ENOUGH = 3
+"""Starting a run takes the first candidate deal with this many questions (else the one with the most)."""
 
 
 def start_run(drill: SignalDrill, seed: int) -> Any:
-    """Start a signal run under the player's convention set: the first candidate deal with signal moments
-    of the drill's kinds (`plan_signal_run`), watched from the seat with the most."""
+    """Start a signal run under the player's convention set: the first candidate deal with `ENOUGH` signal
+    spots of the drill's kinds at one seat (else the candidate with the most, among the deals played under
+    the set when there are some), watched from that seat."""
     name = chosen_set()
     convention = conventions()[name]
-    for key in _candidates(drill, seed, name):
+    best: tuple[int, int, list[int]] | None = None
+    best_group = 0
+    for key, group in _candidates(drill, seed, name):
+        if best is not None and group > best_group:  # a deal played under the set beats one with more spots
+            break
         data = deal_cache().get(get_session(), key)
         if drill.rules != data.record.rules:
             continue
-        seat, checkpoints = plan_signal_run(drill, data.record, seed, convention)
-        if checkpoints:
-            run = DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=key[0], seat=seat, seed=seed,
-                           checkpoints=checkpoints, signals=name)
-            _commit(run)
-            return go(url_for("drills.run_page", run_id=run.id))
+        seat, checkpoints = plan_signal_run(drill, data.record, seed, convention, deal_spots(key[0], data, convention))
+        if checkpoints and (best is None or len(checkpoints) > len(best[2])):
+            best, best_group = (key[0], seat, checkpoints), group
+        if best and len(best[2]) >= min(drill.checkpoint_count, ENOUGH):
+            break
+    if best is not None:
+        run = DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=best[0], seat=best[1], seed=seed,
+                       checkpoints=best[2], signals=name)
+        _commit(run)
+        return go(url_for("drills.run_page", run_id=run.id))
     flash(_("No complete deal under the %(rules)s rules in your library has a signal moment for this drill. "
             "Generate some in the deal library first.", rules=preset_label(drill.rules.preset)))
     return go(url_for("drills.index"))
@@ -146,5 +169,7 @@ def start_run(drill: SignalDrill, seed: int) -> Any:
 def question_at(run: DrillRun, drill: SignalDrill, data: DealData, index: int) -> SignalAsked:
     """The signal question at checkpoint `index` of `run` (a pure function of the run and the deal)."""
     plays = run.checkpoints[index]
-    return signal_question(drill, data.record, run.seat, plays, run.seed, index, run_convention(run),
-                           position_after(data.record, plays))
+    convention = run_convention(run)
+    found = deal_spots(run.deal_pk, data, convention)
+    return signal_question(drill, data.record, run.seat, plays, run.seed, index, convention,
+                           position_after(data.record, plays), found)
