@@ -429,14 +429,9 @@ def _wrong_orders(lead: Sequence[Card], hand: Sequence[Card], right: set[tuple[C
             return False
         return len(laid) == min(len(held), size)
 
-    wrong = {order for order in candidates if order not in right and legal(order)}
-    return {order for order in wrong
-            if discard_order(lead, order, "partner", ctx, convention).value != _message(right, lead, ctx, convention)}
-
-
-def _message(right: set[tuple[Card, ...]], lead: Sequence[Card], ctx: Any, convention: Convention) -> str:
-    """What the right plays say."""
-    return str(discard_order(lead, next(iter(right)), "partner", ctx, convention).value)
+    truth = discard_order(lead, next(iter(right)), "partner", ctx, convention).value
+    return {order for order in candidates if order not in right and legal(order)
+            and discard_order(lead, order, "partner", ctx, convention).value != truth}
 
 
 def _pass(spot: Spot, record: DealRecord, convention: Convention, rng: random.Random) -> Question | None:

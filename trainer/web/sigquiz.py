@@ -24,10 +24,10 @@ from trainer.web.auth import login_required
 from trainer.web.db import get_session
 from trainer.web.dealdata import DealData, DealKey, deal_cache
 from trainer.web.display import preset_label
-from trainer.web.drills import CANDIDATES, _commit, lang
+from trainer.web.drills import CANDIDATES, _commit, lang, settings
 from trainer.web.library import _visible
 from trainer.web.memo import Memo
-from trainer.web.models import Deal, DrillRun, DrillSettings
+from trainer.web.models import Deal, DrillRun
 from trainer.web.responses import go, render_page, wants_fragment
 
 bp = Blueprint("signals", __name__)
@@ -57,13 +57,9 @@ def conventions() -> dict[str, Convention]:
     return current_app.extensions["jipai_conventions"]
 
 
-def _settings() -> DrillSettings:
-    return get_session().get(DrillSettings, g.user.id) or DrillSettings(user_id=g.user.id)
-
-
 def chosen_set() -> str:
     """The name of the signed-in user's convention set (the default when theirs is no longer there)."""
-    name = _settings().signals
+    name = settings().signals
     return name if name in conventions() else DEFAULT_SET if DEFAULT_SET in conventions() else next(iter(conventions()))
 
 
@@ -88,7 +84,7 @@ def settings_page() -> Any:
     if request.method == "POST":
         name = request.form.get("signals", "")
         if name in conventions():
-            mine = _settings()
+            mine = settings()
             mine.signals = name
             _commit(mine)
             if not wants_fragment():
