@@ -150,3 +150,23 @@ def test_deals_without_signals_are_byte_identical_to_the_starter_library():
     records = generate_records(Rules(), 2026, 24)
     assert [record_text(r) for r in records] == [(folder / f"deal-2026-{n:05d}.json").read_text(encoding="utf-8")
                                                  for n in range(24)]
+
+
+def test_after_a_strong_draw_request_the_helper_leads_trumps():
+    checked = 0
+    for record in signalled("basic_89JQ", seed=8, count=40):
+        opening = [m for m in find_moments(record) if m.kind == "opening" and m.trick == 1]
+        if opening[0].expected["request"] != "strong_draw":
+            continue
+        ctx, hands = record.ctx, [Counter(hand) for hand in record.playing_hands()]
+        helper = (record.banker + 2) % 4
+        for trick in record.tricks:
+            if trick.leader == helper:
+                trumps = [sum(c for card, c in hand.items() if ctx.suit_of[card.index] == 4) for hand in hands]
+                if trumps[helper] and sum(trumps) > trumps[helper]:
+                    assert ctx.suit_of[trick.plays[0][0].index] == 4
+                    checked += 1
+                break
+            for index, play in enumerate(trick.plays):
+                hands[(trick.leader + index) % 4].subtract(play)
+    assert checked

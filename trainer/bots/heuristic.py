@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import permutations
 
-from trainer.engine.cards import Card
+from trainer.engine.cards import Card, Suit
 from trainer.engine.combos import decompose
 from trainer.engine.follow import Lead, follow_problem, legal_follows, legal_leads, random_follow
 from trainer.engine.trump import TRUMP, TrumpContext
@@ -148,8 +148,9 @@ class HeuristicBot(Bot):
         """See a public play, and read my partner's answer to my A (and, signalling, the rest)."""
         lead = self.tracker.lead
         following = 0 < len(self.tracker.trick.plays) < 4
-        if ((following or not self.signalling) and event.seat == self.partner and lead is not None and self.tracker.trick.leader == self.seat
-                and lead.size == 1 and lead.cards[0].rank == 14 and lead.suit != TRUMP and len(event.cards) == 1):
+        if ((following or not self.signalling) and event.seat == self.partner and lead is not None
+                and self.tracker.trick.leader == self.seat and lead.size == 1 and lead.cards[0].rank == 14
+                and lead.suit != TRUMP and len(event.cards) == 1):
             answer = event.cards[0]
             if self.ctx.suit_of[answer.index] == lead.suit and self._is_signal(answer):
                 self.partner_has_ace.add(lead.suit)
@@ -201,9 +202,8 @@ class HeuristicBot(Bot):
                 return boss[0]
         for suit in sorted(self.partner_has_ace) if not self.signalling else ():
             cards = by_suit.get(suit)
-            if cards and any(self.tracker.unseen[f] for f in ctx.faces_by_suit[suit] if Card.from_index(f).rank == 14):
-                low = min(cards, key=lambda f: (Card.from_index(f).points, ctx.strength[f]))
-                return [Card.from_index(low)]
+            if cards and self._ace_out(suit):
+                return [self._low_card(cards)]
         best: list[Card] | None = None
         for suit, cards in by_suit.items():
             if suit == TRUMP:
@@ -249,20 +249,16 @@ class HeuristicBot(Bot):
             verdict = must_pass(suit, hand, self.signalled_in, self._played(),
                                 [s for s in range(4) if self.tracker.revealed_voids[self.partner] >> s & 1],
                                 self.partner_won, self.partner_discarded, self.opponents_discarded, ctx)
-            ace_out = any(self.tracker.unseen[f] for f in ctx.faces_by_suit[suit] if Card.from_index(f).rank == 14)
-            if verdict.exception == 1 or not ace_out:  # nothing left to pass, or the partner's A is played
+            if verdict.exception == 1 or not self._ace_out(suit):  # nothing to pass, or the partner's A is played
                 self.signalled_in.pop(0)
                 continue
             if verdict.must_pass:
-                cards = by_suit[suit]
-                return [Card.from_index(min(cards, key=lambda f: (Card.from_index(f).points, ctx.strength[f])))]
+                return [self._low_card(by_suit[suit])]
             break
         for suit, meaning in sorted(self.partner_entries.items()):
             del self.partner_entries[suit]
-            ace_out = any(self.tracker.unseen[f] for f in ctx.faces_by_suit[suit] if Card.from_index(f).rank == 14)
-            if suit in by_suit and (ace_out or meaning != "holds_A"):
-                cards = by_suit[suit]
-                return [Card.from_index(min(cards, key=lambda f: (Card.from_index(f).points, ctx.strength[f])))]
+            if suit in by_suit and (self._ace_out(suit) or meaning != "holds_A"):
+                return [self._low_card(by_suit[suit])]
         for suit, cards in sorted(by_suit.items()):
             if suit == TRUMP or suit in self.asked or sum(cards.values()) < 4:
                 continue
@@ -271,15 +267,23 @@ class HeuristicBot(Bot):
             out = sum(self.tracker.unseen[f] for f in ctx.faces_by_suit[suit])
             if ranks.get(14) != 2 or ctx.level == 14 or opponents_void or out < SAFE_ASK:
                 continue
-            king = Card(13, Card.from_index(next(iter(cards))).suit)
+            king = Card(13, Suit(suit))
             if conv.k_ask and ranks.get(13) == 1 and not self.tracker.played[king.index]:
                 self.asked.add(suit)
                 return [king]
             if conv.five_lead and 5 in ranks and 13 not in ranks and sum(cards.values()) >= 5 and \
                     self.tracker.unseen[king.index]:
                 self.asked.add(suit)
-                return [Card(5, Card.from_index(next(iter(cards))).suit)]
+                return [Card(5, Suit(suit))]
         return None
+
+    def _ace_out(self, suit: int) -> bool:
+        """True while an A of the suit is unseen (in another hand)."""
+        return any(self.tracker.unseen[f] for f in self.ctx.faces_by_suit[suit] if Card.from_index(f).rank == 14)
+
+    def _low_card(self, cards: dict[int, int]) -> Card:
+        """The card to pass with: the lowest, points last."""
+        return Card.from_index(min(cards, key=lambda f: (Card.from_index(f).points, self.ctx.strength[f])))
 
     def _boss_units(self, cards: dict[int, int]) -> list[list[Card]]:
         """My units in one suit that no unseen card can beat, biggest first."""

@@ -7,10 +7,10 @@ all four suits (per_suit, 高级).
 
 >>> Convention.parse({"signal_ranks": "basic_89JQ"}).rank_names(0)
 ['8', '9', 'J', 'Q']
->>> Convention.parse({"signal_ranks": ["2", "5"]})
+>>> Convention.parse({"signal_ranks": ["2", "A"]})
 Traceback (most recent call last):
 ...
-trainer.engine.errors.MalformedError: signal_ranks: 5 is a point card and never a signal (seed 001 二: 禁止使用5，10，K分牌作为约定牌张)
+trainer.engine.errors.MalformedError: signal_ranks: A is the card that is asked for and never a signal
 """
 from __future__ import annotations
 

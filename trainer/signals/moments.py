@@ -10,7 +10,7 @@ laid), and the leader's first pass decision after a signal.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from math import comb, factorial
 from typing import Any
@@ -69,7 +69,7 @@ def deal_convention(record: DealRecord, default: Convention | None = None) -> Co
     return default or Convention()
 
 
-def _texts(cards: Sequence[Card]) -> list[str]:
+def _texts(cards: Iterable[Card]) -> list[str]:
     return [str(card) for card in cards]
 
 
@@ -123,7 +123,9 @@ def find_moments(record: DealRecord, convention: Convention | None = None) -> li
                     walk.discarded[seat] += off
             walk.hands[seat].subtract(play)
             walk.played += play
-        if len(trick.plays) == 4:
+        if number < len(record.tricks):  # a valid record: the next leader won this trick
+            walk.won[record.tricks[number].leader] = True
+        elif len(trick.plays) == 4:
             walk.won[(leader + trick_winner(trick.plays, ctx, Lead.of(lead, ctx))) % 4] = True
     return found
 
@@ -134,8 +136,8 @@ def _lead_moments(walk: _Walk, number: int, leader: int, lead: tuple[Card, ...])
     request_op = opening_request(lead, number, walk.role(leader), ctx)
     if walk.convention.opening_request and (number == 1 and leader == walk.record.banker or request_op.value):
         request = walk.request("opening_request", lead=_texts(lead), trick=number, leader_role=walk.role(leader))
-        found.append(Moment("opening", number, 0, leader, request, {"request": request_op.value, "rule": request_op.rule},
-                            request_op, lead, None))
+        expected = {"request": request_op.value, "rule": request_op.rule}
+        found.append(Moment("opening", number, 0, leader, request, expected, request_op, lead, None))
     waiting = walk.waiting[leader]
     pending = walk.pending[leader]
     if waiting is not None:
@@ -184,8 +186,9 @@ def _follow_moments(walk: _Walk, number: int, index: int, seat: int, leader: int
         leader_is = "partner" if partner_led else "opponent"
         verdict = respond(card, leader_is, walk.role(seat), hand, seen, None, ctx, conv)
         if verdict.rule not in QUIET:
+            seen_suit = _texts(card for card in seen if ctx.suit_of[card.index] == suit)  # the rest is ignored
             request = walk.request("respond", lead=[str(card)], leader=leader_is, role=walk.role(seat),
-                                   hand=_texts(hand), seen=_texts(seen))
+                                   hand=_texts(hand), seen=seen_suit)
             found.append(Moment("respond", number, index, seat, request,
                                 {"allowed": _texts(verdict.allowed), "rule": verdict.rule}, verdict, play,
                                 len(play) == 1 and play[0] in verdict.allowed))
@@ -198,7 +201,7 @@ def _follow_moments(walk: _Walk, number: int, index: int, seat: int, leader: int
         if reading.rule not in QUIET and len(play) == 1:
             request = walk.request("interpret", lead=[str(card)], leader="me" if partner_led else "opponent",
                                    role=walk.role(reader), play=[str(play[0])], hand=_texts(reader_hand),
-                                   seen=_texts(seen))
+                                   seen=_texts(card for card in seen if ctx.suit_of[card.index] == suit))
             found.append(Moment("interpret", number, index, reader, request,
                                 {"meaning": reading.value, "rule": reading.rule}, reading, play, None))
             if partner_led and reading.value == "has_other_A" and reading.rule == "answer_A":

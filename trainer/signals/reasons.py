@@ -57,11 +57,13 @@ REASONS: dict[tuple[str, str], tuple[str, str]] = {
     ("interpret", "five_lead_K"): ("Partner played the K your 5 required.", "对家按要求出了K。"),
     ("interpret", "five_lead_no_K"): ("No K on your 5-lead: partner has none (a K was required).",
                                       "你出5而对家没出K：对家没有K（有K必须出）。"),
-    ("discard_order", "order_two"): ("Two cards: the smaller laid last (小在上) says yes — an A, or now void.",
-                                     "两张：小的后出（小在上）表示有A或断门，否则表示没有。"),
-    ("discard_order", "order_three_plus"): ("Three or more: strictly descending = void; smallest last = holds an "
-                                            "A; otherwise no.",
-                                            "三张以上：从大到小 = 断门；最小的最后出 = 有A；否则没有。"),
+    ("discard_order", "order_two"): ("Two cards: the smaller laid last (小在上; the bigger under 大在上) says "
+                                     "yes — an A, or now void.",
+                                     "两张：小的后出（小在上；大在上则反之）表示有A或断门，否则表示没有。"),
+    ("discard_order", "order_three_plus"): ("Three or more (小在上; 大在上 mirrors it): strictly descending = "
+                                            "void; smallest last = holds an A; otherwise no.",
+                                            "三张以上（小在上；大在上则反之）：从大到小 = 断门；最小的最后出 = 有A；"
+                                            "否则没有。"),
     ("discard_order", "sum_all"): ("The parity of the sum of the cards' values says yes or no.",
                                    "看点数之和的奇偶：表示有A或断门，或者没有。"),
     ("discard_order", "sum_others_only"): ("One card of the suit: only the other cards' values count "

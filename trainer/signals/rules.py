@@ -15,7 +15,7 @@ verdict whose `rule` is the closed-enum id of the rule that decided it; `reason(
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 from math import comb, factorial, prod
@@ -137,7 +137,7 @@ def respond(lead: Card, leader: str, role: str, hand: Sequence[Card], seen: Sequ
 
 
 def _answer_ace(held: list[Card], signals: list[Card], others: list[Card], seen_suit: list[Card], signal_rule: str,
-                may_skip: bool, answer) -> Allowed:  # type: ignore[no-untyped-def]
+                may_skip: bool, answer: Callable[[Iterable[Card], str], Allowed]) -> Allowed:
     """Step 4 of `respond`: answering an A (应A), with or without the other A."""
     if _has(held, 14):
         ranks = Counter(card.rank for card in held)
