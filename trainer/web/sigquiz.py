@@ -24,7 +24,7 @@ from trainer.web.auth import login_required
 from trainer.web.db import get_session
 from trainer.web.dealdata import DealData, DealKey, deal_cache
 from trainer.web.display import preset_label
-from trainer.web.drills import CANDIDATES, _commit, lang, settings
+from trainer.web.drills import _commit, lang, settings
 from trainer.web.library import _visible
 from trainer.web.memo import Memo
 from trainer.web.models import Deal, DrillRun
@@ -131,6 +131,8 @@ def _candidates(drill: SignalDrill, seed: int, name: str) -> list[tuple[DealKey,
 
 ENOUGH = 3
 """Starting a run takes the first candidate deal with this many questions (else the one with the most)."""
+CANDIDATES = 24
+"""How many deals starting a signal run reads at most (a drill's kind may be missing from many deals)."""
 
 
 def start_run(drill: SignalDrill, seed: int) -> Any:
