@@ -443,8 +443,8 @@ def _pass(spot: Spot, record: DealRecord, convention: Convention, rng: random.Ra
     words = SUIT_WORDS[letter]
     answer = "pass" if verdict.must_pass else f"exc:{verdict.exception}"  # type: ignore[attr-defined]
     prompt = {"zh": f"你出{words[0]}A时对家给了信号，现在轮到你出牌。要传{words[0]}吗？不传的话，是哪种情况？",
-              "en": f"Partner signalled on your {words[1]} A and now you lead. Do you pass {words[1]} now? If not, "
-                    "why not?"}
+              "en": f"Partner signalled on your A of {words[1]} and now you lead. Do you pass {words[1]} now? If "
+                    "not, why not?"}
     options = [_option(value, *labels) for value, labels in PASS_OPTIONS.items()]
     return Question("signal:pass", "single", prompt, answer, _fact("pass", verdict.rule, convention), suit=letter,
                     options=options)
