@@ -23,8 +23,9 @@ from trainer.engine.trump import SUIT_NAMES, TRUMP
 from trainer.tracking.facts import tractor_key, tuple_key
 from trainer.tracking.tracker import Snapshot
 
-ANSWER_KINDS = ("number", "single", "multi")
-"""How a question is answered: a typed number, one option (radio), or any set of options (checkboxes)."""
+ANSWER_KINDS = ("number", "single", "multi", "one_of")
+"""How a question is answered: a typed number, one option (radio), any set of options (checkboxes), or one
+option (radio) of several right ones (`one_of`: the answer is the list of right options)."""
 SUIT_WORDS = {"S": ("黑桃♠", "♠ spades"), "H": ("红桃♥", "♥ hearts"), "C": ("梅花♣", "♣ clubs"),
               "D": ("方块♦", "♦ diamonds"), "trump": ("主牌", "trumps")}
 RELATIVE = {1: ("下家", "next (下家)"), 2: ("对家", "partner (对家)"), 3: ("上家", "previous (上家)")}
@@ -67,6 +68,8 @@ class Question:
         if self.kind == "multi":
             values = given if isinstance(given, (list, tuple, set)) else [given] if given else []
             return {str(v) for v in values} == set(self.answer)
+        if self.kind == "one_of":
+            return str(given) in self.answer
         return str(given) == self.answer
 
     def answer_text(self, lang: str) -> str:
@@ -76,6 +79,8 @@ class Question:
         labels = {o["value"]: o["label"][lang] for o in self.options}
         if self.kind == "multi":
             return "、".join(labels.get(v, v) for v in self.answer) or ("无" if lang == "zh" else "none")
+        if self.kind == "one_of" and isinstance(self.answer, list):
+            return ("或" if lang == "zh" else " or ").join(labels.get(v, v) for v in self.answer)
         return labels.get(self.answer, self.answer)
 
     def answer_position(self) -> int | None:

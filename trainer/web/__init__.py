@@ -100,6 +100,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.app_ctx_globals_class = Globals
     app.session_interface = RememberingSessionInterface()
+    from trainer.web import auth, deals, drills, home, review, sigquiz
+
+    drills.init_app(app)
+    sigquiz.init_app(app)  # before the database: a malformed convention file stops the start right away
     db.init_app(app)
     csrf.init_app(app)
     htmx.init_app(app)
@@ -107,14 +111,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     babel.init_app(app, locale_selector=select_locale)
     inputs.init_app(app)
 
-    from trainer.web import auth, deals, drills, home, review
-
     app.register_blueprint(home.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(deals.bp)
-    drills.init_app(app)
     app.register_blueprint(drills.bp)
     app.register_blueprint(review.bp)
+    app.register_blueprint(sigquiz.bp)
 
     _register_error_pages(app)
     app.after_request(_vary_on_htmx)

@@ -125,6 +125,10 @@ def start(drill_id: str) -> Any:
         abort(404)
     db = get_session()
     seed = secrets.randbelow(2**31)
+    if drill.checkpoints == "signals":  # a signal quiz (trainer.web.sigquiz)
+        from trainer.web.sigquiz import start_run
+
+        return start_run(drill, seed)
     for key in _candidates(db, drill, seed):
         data = deal_cache().get(db, key)
         if drill.rules != data.record.rules:
@@ -211,6 +215,10 @@ def _question(run: DrillRun, drill: Drill, data: DealData) -> Any:
     index = run.checkpoints.index(run.cursor)
     if isinstance(data, GoujiDealData):
         return gouji_question(drill, data, run.seat, run.cursor, run.seed, index)
+    if drill.checkpoints == "signals":  # a signal quiz (trainer.web.sigquiz)
+        from trainer.web.sigquiz import question_at as signal_question_at
+
+        return signal_question_at(run, drill, data, index)
     return question_at(drill, data.record, run.seat, run.cursor, run.seed, index, data.events,
                        opening=data.opening(run.seat))
 

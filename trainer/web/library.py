@@ -306,9 +306,10 @@ def visible_deals(session: Session, owner_id: int, filters: Filters, after: Curs
 
 
 def starter_records(folder: Path, generate_count: int) -> list[Any]:
-    """The starter library: the records in `folder/*.json`, or `generate_count` generated deals
-    (seed 1, standard rules) when the folder has none."""
-    files = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    """The starter library: the records in `folder/*.json` and its subfolders' `*.json` (the signal deals
+    of `drills/deals/signals/`), or `generate_count` generated deals (seed 1, standard rules) when the folder
+    has none."""
+    files = sorted(folder.glob("*.json")) + sorted(folder.glob("*/*.json")) if folder.is_dir() else []
     if not files:
         return generate_records(Rules(), seed=1, count=generate_count) if generate_count else []
     records: list[Any] = []

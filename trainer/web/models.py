@@ -142,6 +142,8 @@ class DrillRun(SQLModel, table=True):
     shown_at: datetime | None = None
     started: datetime = Field(default_factory=utcnow)
     finished: datetime | None = None
+    signals: str | None = Field(default=None, sa_type=sa.String(40),
+                                description="a signal drill's convention set (the player's at the start)")
 
 
 class Attempt(SQLModel, table=True):
@@ -177,8 +179,9 @@ class Attempt(SQLModel, table=True):
 
 
 class DrillSettings(SQLModel, table=True):
-    """A user's drill settings: the reveal speed (percent of each drill's pace), and whether the table
-    offers a look at the last trick and shows the cards left in each hand. No row: the defaults."""
+    """A user's drill settings: the reveal speed (percent of each drill's pace), whether the table
+    offers a look at the last trick and shows the cards left in each hand, and the signal convention
+    set the signal drills grade against (a `drills/signals/*.toml` name). No row: the defaults."""
 
     __tablename__ = "drill_settings"
 
@@ -186,3 +189,5 @@ class DrillSettings(SQLModel, table=True):
     speed: int = Field(default=100, description="percent of the drill's cards per second")
     last_trick: bool = True
     hand_sizes: bool = True
+    signals: str = Field(default="basic_89JQ", sa_type=sa.String(40),
+                         sa_column_kwargs={"server_default": "basic_89JQ"})

@@ -12,9 +12,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from flask import current_app
+from flask_babel import get_locale
+
 from trainer.drills.gouji import QUESTION_TYPES as GOUJI_QUESTION_TYPES
 from trainer.drills.questions import QUESTION_TYPES, Question
 from trainer.drills.explain import Explanation, explain_question
+from trainer.signals import quiz as signal_quiz
 from trainer.tracking.tracker import PlayEvent, Snapshot
 from trainer.web.extensions import gettext as _
 from trainer.web.extensions import lazy_gettext as _l
@@ -61,13 +65,22 @@ GOUJI_QUESTION_LABELS = {
 }
 """A name for every 够级 question type of `trainer.drills.gouji`."""
 assert set(GOUJI_QUESTION_LABELS) == set(GOUJI_QUESTION_TYPES), "name every 够级 question type"
+SIGNAL_LABELS = {
+    "signal:respond": _l("Signals: answer the A (应A)"),
+    "signal:interpret": _l("Signals: read the signal (看信号)"),
+    "signal:discard": _l("Signals: discard order (垫牌)"),
+    "signal:pass": _l("Signals: pass the suit (传牌)"),
+    "signal:legal": _l("Signals: legal or cheating"),
+}
+"""A name for every signal quiz kind's question type (`trainer.signals.quiz`)."""
+assert set(SIGNAL_LABELS) == set(signal_quiz.QUESTION_TYPES), "name every signal quiz kind"
 
 SUIT_KEYS = ("S", "H", "C", "D", "trump")
 
 
 def question_label(kind: str) -> str:
     """A question type's name in the current language."""
-    label = QUESTION_LABELS.get(kind, GOUJI_QUESTION_LABELS.get(kind))
+    label = QUESTION_LABELS.get(kind) or GOUJI_QUESTION_LABELS.get(kind) or SIGNAL_LABELS.get(kind)
     return str(label) if label is not None else kind
 
 
@@ -107,7 +120,14 @@ def answer_text(question: Question, answer: Any, lang: str) -> str:
 
 def explanation(question: Question, snap: Snapshot, events: Sequence[PlayEvent]) -> Explanation:
     """The deciding lines and the full account of `question`'s answer, translated, seats named from
-    the viewer (`trainer.drills.explain`)."""
+    the viewer (`trainer.drills.explain`); for a signal quiz, the rule and the convention set quoted
+    (`trainer.signals.quiz.explain`)."""
+    if question.type in SIGNAL_LABELS:
+        name = question.fact.split(":")[-1]
+        language = "en" if str(get_locale() or "zh").startswith("en") else "zh"
+        decisive, account = signal_quiz.explain(question, current_app.extensions["jipai_conventions"].get(name),
+                                                language)
+        return Explanation(decisive, account)
     raw = explain_question(question, snap, events)
     return Explanation([localise(line, snap.seat) for line in raw.decisive],
                        [localise(line, snap.seat) for line in raw.account])

@@ -30,7 +30,8 @@ from trainer.web.gouji import GoujiDealData, gouji_stretch
 from trainer.web.inputs import page_cursor
 from trainer.web.keyset import keyset_page
 from trainer.web.models import Attempt, Deal, DrillRun
-from trainer.web.quiz import GOUJI_QUESTION_LABELS, QUESTION_LABELS, answer_text, localise, seat_word, suit_name
+from trainer.web.quiz import (GOUJI_QUESTION_LABELS, QUESTION_LABELS, SIGNAL_LABELS, answer_text, localise, seat_word,
+                              suit_name)
 from trainer.web.responses import render_page
 
 bp = Blueprint("review", __name__, url_prefix="/review")
@@ -42,7 +43,8 @@ class ReviewFilterForm(Form):
     """The mistake list's filters (a GET form; a value that does not validate counts as "any")."""
 
     type = SelectField(_l("Question"), default="", choices=[ANY] + [
-        SelectChoice(kind, label) for kind, label in {**QUESTION_LABELS, **GOUJI_QUESTION_LABELS}.items()])
+        SelectChoice(kind, label)
+        for kind, label in {**QUESTION_LABELS, **GOUJI_QUESTION_LABELS, **SIGNAL_LABELS}.items()])
     suit = SelectField(_l("Suit"), default="", choices=[ANY] + [
         SelectChoice("S", "♠"), SelectChoice("H", "♥"), SelectChoice("C", "♣"), SelectChoice("D", "♦"),
         SelectChoice("trump", _l("trumps"))])

@@ -1,0 +1,160 @@
+"""Signal quizzes: every question a spot asks is graded as the referee (`trainer signals check`, the rules
+module) answers the same position; runs are planned at the viewer's own moments; hand-made legal items."""
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from trainer.bots.generate import generate_records
+from trainer.drills.runs import position_after
+from trainer.engine.errors import MalformedError
+from trainer.engine.rules import Rules
+from trainer.records import load_record, parse_record
+from trainer.referee import answer
+from trainer.signals.conventions import load_conventions
+from trainer.signals.quiz import (LEGAL_ITEMS, QUIZ_KINDS, SIGNAL_DRILLS_DIR, SignalDrill, build_question, explain,
+                                  load_signal_drills, plan_signal_run, signal_question, spots)
+from trainer.signals.referee import OPS
+
+SETS = load_conventions()
+DRILLS = load_signal_drills()
+STARTER = sorted((Path(__file__).resolve().parents[2] / "drills" / "deals" / "signals").glob("*.json"))
+
+
+def referee(request: dict) -> dict:
+    """The referee's answer to a moment's request."""
+    return json.loads(json.dumps(answer(json.dumps(request), OPS)))
+
+
+def check_graded_as_referee(spot, question) -> None:
+    """The question's right answer is exactly what the referee says about the spot's position."""
+    said = referee(spot.moment.request)
+    op = spot.moment.request["op"]
+    assert question.fact.startswith(f"{op}:{said['rule']}:")
+    values = [option["value"] for option in question.options]
+    assert len(set(values)) == len(values) >= 2
+    if op == "respond":
+        assert set(question.answer) == set(said["allowed"]) and set(question.answer) <= set(values)
+        assert set(values) - set(question.answer), "some option is wrong"
+        assert all(question.grade(v) == (v in said["allowed"]) for v in values)
+    elif op in ("interpret", "discard_order"):
+        assert question.answer == said["meaning"] and question.grade(said["meaning"])
+    elif op == "opening_request":
+        assert question.answer == (said["request"] or "none")
+    elif op == "discard_play":
+        orders = {",".join(order) for order in said["orders"]}
+        assert all(question.grade(v) == (v in orders) for v in values)
+        assert any(question.grade(v) for v in values) and not all(question.grade(v) for v in values)
+    else:
+        assert op == "pass"
+        assert question.answer == ("pass" if said["must_pass"] else f"exc:{said['exception']}")
+        assert sum(question.grade(v) for v in values) == 1
+
+
+@pytest.mark.parametrize("path", STARTER, ids=lambda p: p.name)
+def test_every_spot_of_the_signal_starter_deals_is_graded_as_the_referee(path: Path) -> None:
+    record = load_record(path)
+    convention = SETS[record.data["source"]["signals"]["name"]]
+    for spot in spots(record, convention):
+        check_graded_as_referee(spot, build_question(spot, record, convention, random.Random(3)))
+
+
+def test_the_starter_signal_deals_hold_every_quiz_kind_under_every_set() -> None:
+    kinds = Counter()
+    for path in STARTER:
+        record = load_record(path)
+        kinds.update(spot.kind for spot in spots(record, SETS[record.data["source"]["signals"]["name"]]))
+    assert set(kinds) == {"respond", "interpret", "discard", "pass"} and min(kinds.values()) >= 10
+    assert {load_record(p).data["source"]["signals"]["name"] for p in STARTER} == set(SETS)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10**6), name=st.sampled_from(sorted(SETS)), other=st.sampled_from(sorted(SETS)))
+def test_spots_of_random_signal_deals_are_graded_as_the_referee_under_any_set(seed: int, name: str,
+                                                                              other: str) -> None:
+    record = parse_record(generate_records(Rules(), seed, 1, signals=SETS[name])[0])
+    for convention in (SETS[name], SETS[other]):  # the deal's set, and another one read over it
+        for spot in spots(record, convention):
+            check_graded_as_referee(spot, build_question(spot, record, convention, random.Random(seed)))
+
+
+def test_a_respond_question_from_the_seeds_example() -> None:
+    """signals.md quiz 1: ♥A led, my ♥ A 9 7 5 3 under basic_89JQ: ♥9 is the only right card."""
+    for path in STARTER:
+        record = load_record(path)
+        convention = SETS[record.data["source"]["signals"]["name"]]
+        for spot in spots(record, convention):
+            if spot.kind == "respond" and spot.moment.verdict.rule == "answer_A":
+                question = build_question(spot, record, convention, random.Random(0))
+                signals = [o["value"] for o in question.options if o["value"][:-1] in
+                           convention.rank_names("SHCD".index(o["value"][-1]))]
+                assert sorted(question.answer) == sorted(signals) and question.type == "signal:respond"
+                decisive, _account = explain(question, convention, "zh")
+                assert decisive[0].startswith("规则 answer_A: 对家出A，你有另一张A：给信号牌（应A）")
+                assert decisive[1].startswith(f"你的约定 {convention.name}：{convention.description['zh']}")
+                assert explain(question, convention, "en")[0][0].startswith("Rule answer_A: Partner leads the A")
+                return
+    raise AssertionError("no answer_A spot in the starter deals")
+
+
+@pytest.mark.parametrize("drill_id", [d for d in DRILLS if DRILLS[d].kinds != ("legal",)])
+def test_a_run_stops_only_at_the_viewers_own_spots_of_the_drills_kinds(drill_id: str) -> None:
+    drill = DRILLS[drill_id]
+    asked = 0
+    for path in STARTER[:12]:
+        record = load_record(path)
+        convention = SETS[record.data["source"]["signals"]["name"]]
+        seat, checkpoints = plan_signal_run(drill, record, 7, convention)
+        assert checkpoints == sorted(set(checkpoints)) and len(checkpoints) <= drill.checkpoint_count
+        places = [s for s in spots(record, convention) if s.kind in drill.kinds]
+        assert {(seat, at) for at in checkpoints} <= {(s.seat, s.plays) for s in places}
+        if places:
+            best = Counter(s.seat for s in {(s.seat, s.plays): s for s in places}.values())
+            assert min(len(checkpoints), drill.checkpoint_count) == min(best[seat], drill.checkpoint_count)
+            assert best[seat] == max(best.values())
+        for index, plays in enumerate(checkpoints):
+            one = signal_question(drill, record, seat, plays, 7, index, convention, position_after(record, plays))
+            assert one == signal_question(drill, record, seat, plays, 7, index, convention,
+                                          position_after(record, plays))
+            assert one.question.type in {f"signal:{kind}" for kind in drill.kinds}
+            asked += 1
+        with pytest.raises(MalformedError, match="no signal moment"):
+            signal_question(drill, record, seat, 10_000, 7, 0, convention, position_after(record, 0))
+    assert asked > 0
+
+
+def test_the_legal_quiz_asks_hand_made_items_at_trick_ends_and_never_calls_cheating_legal() -> None:
+    drill = DRILLS["signal-legal"]
+    record = load_record(STARTER[0])
+    convention = SETS["basic_89JQ"]
+    seat, checkpoints = plan_signal_run(drill, record, 11, convention)
+    assert len(checkpoints) == drill.checkpoint_count
+    seen = set()
+    for index, plays in enumerate(checkpoints):
+        question = signal_question(drill, record, seat, plays, 11, index, convention,
+                                   position_after(record, plays)).question
+        zh, en, legal = LEGAL_ITEMS[int(question.card)]
+        assert question.prompt == {"zh": f"{zh}这是合法的信号吗？", "en": f"{en} Is this a legal signal?"}
+        assert question.answer == ("legal" if legal else "illegal") and question.type == "signal:legal"
+        seen.add(question.card)
+        assert "非法信息" in explain(question, convention, "zh")[0][1]
+    assert len(seen) == len(checkpoints)
+    texts = {zh: legal for zh, _en, legal in LEGAL_ITEMS}
+    for marker in ("离开", "拖延时间", "555", "速度", "看对家一眼", "密约"):
+        assert [legal for zh, legal in texts.items() if marker in zh] in ([False], [False, False])
+
+
+def test_signal_drills_name_every_quiz_kind_and_refuse_bad_files(tmp_path: Path) -> None:
+    assert {kind for drill in DRILLS.values() for kind in drill.kinds} == set(QUIZ_KINDS)
+    assert [d.name["zh"] for d in DRILLS.values()][:4] == ["信号：应A", "信号：看信号", "信号：垫牌", "信号：传牌"]
+    assert all(isinstance(d, SignalDrill) and d.checkpoints == "signals" for d in DRILLS.values())
+    (tmp_path / "bad.toml").write_text('id = "x"\nname = { zh = "x", en = "x" }\nkinds = ["guess"]\n')
+    with pytest.raises(MalformedError, match="bad.toml: kinds must list"):
+        load_signal_drills(tmp_path)
+    assert SIGNAL_DRILLS_DIR.is_dir()

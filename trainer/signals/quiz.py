@@ -1,0 +1,498 @@
+"""Signal-convention quizzes (signals.md "Quiz kinds") as pure functions of a deal, a seat, a convention
+set and a seed, so the web app, its tests and a survey ask the same questions.
+
+The positions come from the moment detector (`trainer.signals.moments`) on real deals: a run replays a
+deal from one seat and stops at that seat's signal moments. The kinds, each a question type
+`signal:<kind>` (the skill a review or a daily queue files a mistake under):
+
+- `respond` — partner (or, in no trump, an opponent) leads a single card: which card do you play?
+  Every card the convention allows is right (answer kind `one_of`).
+- `interpret` — what did 对家's card on my lead say (the A, the K-ask, the 5-lead), what did the order
+  of 对家's discards on my multi-card lead say, what does the banker's trump lead ask of me?
+- `discard` — partner leads two or more cards of a side suit: in which order do I lay mine?
+- `pass` — after partner signalled on my A: must I pass the suit now, and if not, which exception?
+- `legal` — is a described table behaviour (timing, "离开", chat like "555") a legal signal? Never
+  (seed 001 一); hand-made items, asked at trick ends.
+
+Every question keeps in its `fact` the op, the rule that decided it and the convention set
+(`op:rule:set`), so feedback and review can name the rule and quote the convention.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+import tomllib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import islice, permutations
+from pathlib import Path
+from typing import Any
+
+from trainer.drills.definitions import DRILLS_DIR, Drill
+from trainer.drills.questions import RELATIVE, SUIT_WORDS, Question
+from trainer.engine.cards import Card, parse_cards
+from trainer.engine.errors import MalformedError
+from trainer.engine.rules import Rules
+from trainer.engine.trump import TRUMP
+from trainer.records import DealRecord, Position
+from trainer.signals.conventions import Convention
+from trainer.signals.moments import Moment, find_moments
+from trainer.signals.reasons import reason_text
+from trainer.signals.rules import discard_order, in_suit
+
+QUIZ_KINDS = ("respond", "interpret", "discard", "pass", "legal")
+QUESTION_TYPES = tuple(f"signal:{kind}" for kind in QUIZ_KINDS)
+"""The question type (and review skill) of each quiz kind."""
+MOMENT_KINDS = {"respond": "respond", "interpret": "interpret", "discard_order": "interpret",
+                "opening": "interpret", "discard_play": "discard", "pass": "pass"}
+"""The quiz kind that asks about each kind of moment."""
+
+LEADER_OPTIONS = {14: ("has_other_A", "no_A", "cannot_tell", "played_other_A"),
+                  13: ("has_other_K", "no_K", "cannot_tell", "played_other_K"),
+                  5: ("played_other_K", "no_K")}
+MEANINGS = {
+    "has_other_A": ("有另一张A", "holds the other A"),
+    "no_A": ("没有A", "has no A"),
+    "played_other_A": ("直接出了另一张A", "played the other A itself"),
+    "has_other_K": ("有另一张K", "holds the other K"),
+    "no_K": ("没有K", "has no K"),
+    "played_other_K": ("出了K", "played the K"),
+    "cannot_tell": ("无法判断（可能只是走分）", "cannot tell (it may be just points)"),
+    "void": ("已断门", "void in the suit"),
+    "yes": ("有A或已断门", "an A of the suit, or now void in it"),
+    "no": ("既没有A也没断门", "neither an A nor void"),
+    "holds_A": ("还有A", "still holds an A of the suit"),
+}
+"""What a partner's card or discards can say, in 中文 and English."""
+REQUESTS = {
+    "help_draw_trumps": ("帮庄吊主（可以先出几张大副牌）", "help draw trumps (a few top side cards first is fine)"),
+    "strong_draw": ("全力吊主，不先出副牌", "draw trumps now, no side cards first"),
+    "no_side_suits": ("不要再出副牌，全力助其吊主", "no more side suits: help draw trumps"),
+    "none": ("没有要求", "nothing"),
+}
+"""What the banker's trump lead can ask (signals.md `opening_request`)."""
+PASS_OPTIONS = {
+    "pass": ("传：现在出该门小牌给对家", "Pass: lead a small card of the suit to partner now"),
+    "exc:1": ("不传：A是该门唯一一张，无牌可传", "Keep: the A was my only card of the suit"),
+    "exc:2": ("不传：A后只剩一对", "Keep: only one pair is left after the A"),
+    "exc:3": ("不传：有拖拉机（或由拖拉机组成的长套）", "Keep: I hold a tractor (or a long suit built on one)"),
+    "exc:4": ("不传：先出其它门的大牌", "Keep: another suit's top cards must be cashed first"),
+    "exc:5": ("不传：要把这门做成长套", "Keep: I am establishing this suit as a long suit"),
+    "exc:6": ("不传：对家已在另一门断门", "Keep: partner has shown a void in another side suit"),
+    "exc:7": ("不传：对家已经赢过一轮", "Keep: partner has already won a trick"),
+    "exc:8": ("不传：对家垫过这门", "Keep: partner has discarded this suit"),
+    "exc:9": ("不传：对方垫出了这门的K和10", "Keep: the opponents discarded this suit's K and 10"),
+}
+"""The pass decision: pass now, or one of the nine exceptions of seed 001 三(一)."""
+
+LEGAL_RULE = ("合法信息是在出牌过程中传递的正常技巧的信息，或者是同伴间的某些公开约定。凡不是通过合法信息传递的牌情信息均属非法信息，"
+              "如通过异常的表情、动作、手势、眼神、出牌速度和牌张摆向及利用密约打出的无道理出牌等。（种子001 一）",
+              "Legal information is what the cards played tell by normal technique, or a partnership's public "
+              "convention. Any other way of telling about the cards is illegal: unusual faces, movements, "
+              "gestures, glances, the speed of play, how a card is laid down, or senseless plays by secret "
+              "agreement (seed 001 一).")
+"""Seed 001 一 (合法信息、非法信息), quoted in the feedback of every `legal` question."""
+LEGAL_ITEMS: tuple[tuple[str, str, bool], ...] = (
+    ("对家出A，你有另一张A却没有信号牌和分，于是点“离开”让系统自动出牌，暗示有A。",
+     "Partner leads an A; you hold the other A but no signal card and no points, so you click “离开” (leave: "
+     "the system plays for you) to hint that you have the A.", False),
+    ("对家出A，你没有A而手里只剩信号牌，于是故意拖延时间再出，暗示没有A。",
+     "Partner leads an A; you have no A and only signal cards, so you wait a long time before playing to hint "
+     "that you have no A.", False),
+    ("对家出A，你没有A而只有信号牌，出牌前在聊天框打“555”，暗示没有A。",
+     "Partner leads an A; you have no A and only signal cards, so you type “555” in the chat before playing "
+     "to hint that you have no A.", False),
+    ("有A时出牌很快，没有A时出牌很慢，让对家从速度上判断。",
+     "You play fast when you hold the A and slowly when you do not, so partner can read your speed.", False),
+    ("把要对家注意的牌横着放在桌上。", "You lay the card partner should notice sideways on the table.", False),
+    ("对家出牌时，你皱眉、叹气或看对家一眼，表示不满意这一门。",
+     "While partner leads, you frown, sigh or glance at them to say you do not like that suit.", False),
+    ("事先密约：出某张毫无道理的牌表示手里有大王。",
+     "By a secret agreement, a senseless play of some card means you hold the Big Joker.", False),
+    ("按你们公开的约定，对家出♥A时你有另一张A，就出♥9（89JQ应A）。",
+     "By your public convention, when partner leads ♥A and you hold the other A, you play ♥9 (89JQ answer the "
+     "A).", True),
+    ("对家出♠KK，你按公开的“小在上”约定先出♠8后出♠7，表示有A。",
+     "Partner leads ♠K ♠K; by your public small-on-top convention you lay ♠8 then ♠7 to show the A.", True),
+    ("庄家首引主牌级牌，按公开约定要求对家全力帮助吊主。",
+     "The banker opens with a level card, by public convention asking partner to help draw trumps.", True),
+    ("你有A A K×××，出单K表示有双A，请对家有K给信号。",
+     "Holding A A K × × ×, you lead the single K to show both As and ask partner to signal a K.", True),
+)
+"""Hand-made table behaviours for the `legal` quiz (seed 001 一, 二 投机取巧的信号牌): text, legal?"""
+LEGAL_OPTIONS = {"legal": ("合法：公开约定，靠出牌本身传递", "Legal: a public convention, told by the cards played"),
+                 "illegal": ("非法信息（作弊）", "Illegal information (cheating)")}
+SIGNAL_DRILLS_DIR = DRILLS_DIR / "signal_drills"
+"""Where the signal drills of the curriculum live (信号: 应A, 看信号, 垫牌, 传牌, 复盘, 合法吗)."""
+MAX_WRONG_ORDERS = 4
+MAX_RIGHT_ORDERS = 2
+
+
+@dataclass(frozen=True)
+class SignalDrill(Drill):
+    """A drill of signal quizzes: the quiz kinds it asks, at most `checkpoint_count` a run."""
+
+    kinds: tuple[str, ...] = ()
+
+    @classmethod
+    def from_toml(cls, data: dict[str, Any], name: str) -> SignalDrill:
+        """A signal drill from parsed TOML (`id`, `order`, `name`, `description`, `rules`, `kinds`, `count`,
+        `cards_per_second`, `answer_seconds`); problems raise `MalformedError` naming the field."""
+        def need(key: str) -> Any:
+            if key not in data:
+                raise MalformedError(f"drill {name}: missing {key!r}")
+            return data[key]
+
+        kinds = need("kinds")
+        if not isinstance(kinds, list) or not kinds or any(kind not in QUIZ_KINDS for kind in kinds):
+            raise MalformedError(f"drill {name}: kinds must list some of {', '.join(QUIZ_KINDS)}")
+        if "legal" in kinds and len(kinds) > 1:
+            raise MalformedError(f"drill {name}: the legal quiz is asked in a drill of its own")
+        titles = need("name")
+        return cls(id=need("id"), name={"zh": titles["zh"], "en": titles["en"]},
+                   description=data.get("description", {"zh": "", "en": ""}),
+                   rules=Rules.parse(data.get("rules", "standard")),
+                   questions={f"signal:{kind}": 1.0 for kind in kinds}, checkpoints="signals",
+                   checkpoint_count=int(data.get("count", 6)), moments=(),
+                   cards_per_second=float(data.get("cards_per_second", 3.0)),
+                   answer_seconds=int(data.get("answer_seconds", 60)), viewer="any",
+                   order=int(data.get("order", 99)), kinds=tuple(kinds))
+
+
+def load_signal_drills(folder: Path = SIGNAL_DRILLS_DIR) -> dict[str, SignalDrill]:
+    """Every signal drill in `folder`, in curriculum order."""
+    found = []
+    for path in sorted(folder.glob("*.toml")):
+        with path.open("rb") as handle:
+            try:
+                found.append(SignalDrill.from_toml(tomllib.load(handle), path.name))
+            except tomllib.TOMLDecodeError as error:
+                raise MalformedError(f"drill {path.name}: {error}") from None
+    found.sort(key=lambda drill: (drill.order, drill.id))
+    return {drill.id: drill for drill in found}
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A place a quiz can stop: the viewer, the plays made, the quiz kind and the moment it asks about."""
+
+    kind: str
+    seat: int
+    plays: int
+    moment: Moment
+
+
+@dataclass(frozen=True, slots=True)
+class SignalAsked:
+    """A checkpoint's signal question and its position."""
+
+    question: Question
+    position: Position
+
+
+def _starts(record: DealRecord) -> list[int]:
+    """The plays made before each trick."""
+    starts, plays = [], 0
+    for trick in record.tricks:
+        starts.append(plays)
+        plays += len(trick.plays)
+    return starts
+
+
+def spots(record: DealRecord, convention: Convention) -> list[Spot]:
+    """Every place a moment-based quiz can stop in the deal (those with an informative question only)."""
+    starts = _starts(record)
+    found = []
+    for moment in find_moments(record, convention):
+        start = starts[moment.trick - 1]
+        if moment.kind in ("respond", "discard_play"):
+            spot = Spot(MOMENT_KINDS[moment.kind], moment.seat, start + moment.index, moment)
+        elif moment.kind == "pass":
+            spot = Spot("pass", moment.seat, start, moment)
+        elif moment.kind == "opening":
+            spot = Spot("interpret", (moment.seat + 2) % 4, start + 1, moment)
+        else:
+            spot = Spot("interpret", moment.seat, start + moment.index + 1, moment)
+        if build_question(spot, record, convention, random.Random(0)) is not None:
+            found.append(spot)
+    return found
+
+
+def plan_signal_run(drill: SignalDrill, record: DealRecord, seed: int, convention: Convention,
+                    found: Sequence[Spot] | None = None) -> tuple[int, list[int]]:
+    """The viewer seat and the checkpoints (plays made, ascending) of a run of `drill` on `record`: the
+    seat with the most quiz spots of the drill's kinds (ties drawn from `seed`), at most
+    `checkpoint_count` of them; for the legal quiz, trick ends from any seat. No spot: no checkpoints.
+    `found` are the deal's spots under `convention`, when the caller has them."""
+    rng = random.Random(seed)
+    if drill.kinds == ("legal",):
+        seat = rng.randrange(4)
+        return seat, dataclasses.replace(drill, checkpoints="trick_end").checkpoints_for(record, rng)
+    places: dict[int, set[int]] = {}
+    for spot in spots(record, convention) if found is None else found:
+        if spot.kind in drill.kinds:
+            places.setdefault(spot.seat, set()).add(spot.plays)
+    if not places:
+        return rng.randrange(4), []
+    seat = max(sorted(places), key=lambda s: (len(places[s]), rng.random()))
+    chosen = sorted(places[seat])
+    if len(chosen) > drill.checkpoint_count:
+        chosen = sorted(rng.sample(chosen, drill.checkpoint_count))
+    return seat, chosen
+
+
+def signal_question(drill: SignalDrill, record: DealRecord, seat: int, plays: int, seed: int, index: int,
+                    convention: Convention, position: Position, found: Sequence[Spot] | None = None) -> SignalAsked:
+    """The question at checkpoint `index` (after `plays` plays, from `seat`): one of the spots there (drawn
+    from (seed, index) when several kinds meet), or for the legal quiz the `index`-th of the hand-made items
+    in an order drawn from `seed`. `found` are the deal's spots under `convention`, when the caller has them."""
+    rng = random.Random(f"{seed}:{index}")
+    if drill.kinds == ("legal",):
+        order = list(range(len(LEGAL_ITEMS)))
+        random.Random(seed).shuffle(order)
+        return SignalAsked(legal_question(order[index % len(order)], convention, rng), position)
+    here = [spot for spot in (spots(record, convention) if found is None else found)
+            if spot.seat == seat and spot.plays == plays and spot.kind in drill.kinds]
+    if not here:
+        raise MalformedError(f"no signal moment for seat {seat} after {plays} plays")
+    question = build_question(rng.choice(here), record, convention, rng)
+    assert question is not None, "spots have questions"
+    return SignalAsked(question, position)
+
+
+# -- the questions ------------------------------------------------------------------------------------
+
+def _option(value: str, zh: str, en: str) -> dict[str, Any]:
+    return {"value": value, "label": {"zh": zh, "en": en}}
+
+
+def _cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(card.pretty for card in cards)
+
+
+def _seat_words(seat: int, viewer: int) -> tuple[str, str]:
+    """A seat named from the viewer for the start of a sentence: 你 / You, 对家 / Partner (对家), …"""
+    if seat == viewer:
+        return "你", "You"
+    zh, en = RELATIVE[(seat - viewer) % 4]
+    return zh, en[0].upper() + en[1:]
+
+
+def _fact(op: str, rule: str, convention: Convention) -> str:
+    return f"{op}:{rule}:{convention.name}"
+
+
+def _suit_letter(card: Card, record: DealRecord) -> str | None:
+    suit = record.ctx.suit_of[card.index]
+    return None if suit == TRUMP else "SHCD"[suit]
+
+
+def build_question(spot: Spot, record: DealRecord, convention: Convention, rng: random.Random) -> Question | None:
+    """The question a spot asks, its options in an order drawn from `rng`; None when it would not be
+    informative (a single option, or every option right)."""
+    moment = spot.moment
+    builder = {"respond": _respond, "interpret": _interpret, "discard_order": _reading, "opening": _opening,
+               "discard_play": _discard, "pass": _pass}[moment.kind]
+    return builder(spot, record, convention, rng)
+
+
+def _respond(spot: Spot, record: DealRecord, convention: Convention, rng: random.Random) -> Question | None:
+    moment, ctx = spot.moment, record.ctx
+    lead = Card.parse(moment.request["lead"][0])
+    held = sorted(set(in_suit(parse_cards(" ".join(moment.request["hand"])), ctx.suit_of[lead.index], ctx)),
+                  key=lambda card: ctx.sort_key[card.index])
+    allowed = [str(card) for card in moment.verdict.value]  # type: ignore[union-attr]
+    if len(held) < 2 or len(allowed) == len(held):
+        return None
+    zh, en = _seat_words(_leader(record, spot), spot.seat)
+    prompt = {"zh": f"{zh}出{lead.pretty}。按你的约定（{convention.name}），你出哪一张？",
+              "en": f"{en} leads {lead.pretty}. Under your conventions ({convention.name}), which card do you play?"}
+    options = [_option(str(card), card.pretty, card.pretty) for card in held]
+    return Question("signal:respond", "one_of", prompt, allowed, _fact("respond", moment.verdict.rule, convention),
+                    suit=_suit_letter(lead, record), card=str(lead), options=options)
+
+
+def _leader(record: DealRecord, spot: Spot) -> int:
+    """The seat that led the trick of the spot's moment."""
+    return record.tricks[spot.moment.trick - 1].leader
+
+
+def _interpret(spot: Spot, record: DealRecord, convention: Convention, rng: random.Random) -> Question | None:
+    moment = spot.moment
+    lead, play = Card.parse(moment.request["lead"][0]), Card.parse(moment.request["play"][0])
+    meaning = str(moment.verdict.value)
+    values = [value for value in LEADER_OPTIONS.get(lead.rank, ()) if not (
+        value == "cannot_tell" and moment.request["leader"] == "opponent")]
+    if meaning not in values:
+        values.append(meaning)
+    if len(values) < 2:
+        return None
+    zh, en = _seat_words(_leader(record, spot), spot.seat)
+    no_trump = "（无主）" if moment.request["leader"] == "opponent" else ""
+    prompt = {"zh": f"{zh}出{lead.pretty}{no_trump}，对家出{play.pretty}。按你的约定（{convention.name}），这张牌表示什么？",
+              "en": f"{en} led {lead.pretty}{' (no trump)' if no_trump else ''}; partner played {play.pretty}. Under "
+                    f"your conventions ({convention.name}), what does it say?"}
+    rng.shuffle(values)
+    options = [_option(value, *MEANINGS[value]) for value in values]
+    return Question("signal:interpret", "single", prompt, meaning, _fact("interpret", moment.verdict.rule, convention),
+                    suit=_suit_letter(lead, record), card=str(play), options=options)
+
+
+def _reading(spot: Spot, record: DealRecord, convention: Convention, rng: random.Random) -> Question | None:
+    moment = spot.moment
+    lead, play = parse_cards(" ".join(moment.request["lead"])), parse_cards(" ".join(moment.request["play"]))
+    values = ["void", "holds_A", "no"] if convention.order_discards and len(lead) >= 3 else ["yes", "no"]
+    meaning = str(moment.verdict.value)
+    if meaning not in values:
+        return None
+    laid_zh, laid_en = "、".join(card.pretty for card in play), ", then ".join(card.pretty for card in play)
+    prompt = {"zh": f"你出{_cards_text(lead)}，对家依次垫出{laid_zh}。按你的约定（{convention.name}），这表示什么？",
+              "en": f"You led {_cards_text(lead)}; partner laid {laid_en}. Under your conventions "
+                    f"({convention.name}), what does it say?"}
+    options = [_option(value, *MEANINGS[value]) for value in values]
+    return Question("signal:interpret", "single", prompt, meaning,
+                    _fact("discard_order", moment.verdict.rule, convention), suit=_suit_letter(lead[0], record),
+                    options=options)
+
+
+def _opening(spot: Spot, record: DealRecord, convention: Convention, rng: random.Random) -> Question | None:
+    moment, ctx = spot.moment, record.ctx
+    lead = parse_cards(" ".join(moment.request["lead"]))
+    request = moment.verdict.value or "none"
+    if len(lead) != 1 or (request == "none" and ctx.suit_of[lead[0].index] != TRUMP):
+        return None
+    when_zh, when_en = ("首引", "opens with") if moment.trick == 1 else (f"第{moment.trick}轮出", f"leads in trick "
+                                                                                                 f"{moment.trick}")
+    prompt = {"zh": f"庄家（对家）{when_zh}{lead[0].pretty}。按你的约定（{convention.name}），这要求你做什么？",
+              "en": f"The banker (partner) {when_en} {lead[0].pretty}. Under your conventions ({convention.name}), "
+                    "what does it ask of you?"}
+    options = [_option(value, *REQUESTS[value]) for value in REQUESTS]
+    return Question("signal:interpret", "single", prompt, request,
+                    _fact("opening_request", moment.verdict.rule, convention), card=str(lead[0]), options=options)
+
+
+def _order_value(order: Sequence[Card]) -> str:
+    return ",".join(str(card) for card in order)
+
+
+def _order_option(order: Sequence[Card]) -> dict[str, Any]:
+    text = " → ".join(card.pretty for card in order)
+    return _option(_order_value(order), text, text)
+
+
+def _discard(spot: Spot, record: DealRecord, convention: Convention, rng: random.Random) -> Question | None:
+    moment, ctx = spot.moment, record.ctx
+    lead, hand = parse_cards(" ".join(moment.request["lead"])), parse_cards(" ".join(moment.request["hand"]))
+    right = set(moment.verdict.orders)  # type: ignore[attr-defined]
+    if not right:
+        return None
+    suit = ctx.suit_of[lead[0].index]
+    wrong = sorted(_wrong_orders(lead, hand, right, moment.played, convention, record),
+                   key=lambda order: [ctx.sort_key[card.index] for card in order])
+    if not wrong:
+        return None
+    chosen_right = rng.sample(sorted(right, key=lambda o: [ctx.sort_key[c.index] for c in o]),
+                              min(MAX_RIGHT_ORDERS, len(right)))
+    chosen = chosen_right + rng.sample(wrong, min(MAX_WRONG_ORDERS, len(wrong)))
+    rng.shuffle(chosen)
+    prompt = {"zh": f"对家出{_cards_text(lead)}，你不能用对子跟。按你的约定（{convention.name}），你依次出哪几张？",
+              "en": f"Partner leads {_cards_text(lead)} and you cannot answer with a pair. Under your conventions "
+                    f"({convention.name}), which cards do you lay, in which order?"}
+    return Question("signal:discard", "one_of", prompt, [_order_value(order) for order in chosen if order in right],
+                    _fact("discard_play", moment.verdict.rule, convention), suit="SHCD"[suit],
+                    options=[_order_option(order) for order in chosen])
+
+
+def _wrong_orders(lead: Sequence[Card], hand: Sequence[Card], right: set[tuple[Card, ...]], played: Sequence[Card],
+                  convention: Convention, record: DealRecord) -> set[tuple[Card, ...]]:
+    """Legal plays on the lead that do not tell the truth: other orders of the right cards, the play made,
+    and right plays with one card swapped for another of the hand (each a play the follow rules allow:
+    all the suit's cards when there are not more than led, no pair among them)."""
+    ctx = record.ctx
+    suit = ctx.suit_of[lead[0].index]
+    held = in_suit(hand, suit, ctx)
+    size = len(lead)
+    pool = Counter(held if len(held) > size else hand)
+    candidates: set[tuple[Card, ...]] = {tuple(played)} if len(played) == size else set()
+    for order in sorted(right, key=lambda o: [ctx.sort_key[c.index] for c in o])[:4]:
+        candidates.update(islice(permutations(order), 24))
+        used = Counter(order)
+        for index in range(size):
+            for card in pool:
+                if used[card] < pool[card] and card != order[index]:
+                    candidates.add(order[:index] + (card,) + order[index + 1:])
+
+    def legal(order: tuple[Card, ...]) -> bool:
+        laid = in_suit(order, suit, ctx)
+        if len(set(laid)) < len(laid) or Counter(order) - Counter(hand):
+            return False
+        return len(laid) == min(len(held), size)
+
+    truth = discard_order(lead, next(iter(right)), "partner", ctx, convention).value
+    return {order for order in candidates if order not in right and legal(order)
+            and discard_order(lead, order, "partner", ctx, convention).value != truth}
+
+
+def _pass(spot: Spot, record: DealRecord, convention: Convention, rng: random.Random) -> Question | None:
+    moment = spot.moment
+    verdict = moment.verdict
+    if not moment.request.get("signalled_in"):
+        return None
+    letter = "SHCD"[verdict.suit]  # type: ignore[attr-defined]
+    words = SUIT_WORDS[letter]
+    answer = "pass" if verdict.must_pass else f"exc:{verdict.exception}"  # type: ignore[attr-defined]
+    prompt = {"zh": f"你出{words[0]}A时对家给了信号，现在轮到你出牌。要传{words[0]}吗？不传的话，是哪种情况？",
+              "en": f"Partner signalled on your A of {words[1]} and now you lead. Do you pass {words[1]} now? If "
+                    "not, why not?"}
+    options = [_option(value, *labels) for value, labels in PASS_OPTIONS.items()]
+    return Question("signal:pass", "single", prompt, answer, _fact("pass", verdict.rule, convention), suit=letter,
+                    options=options)
+
+
+def legal_question(item: int, convention: Convention, rng: random.Random) -> Question:
+    """The legal quiz's question about hand-made item `item` of `LEGAL_ITEMS`."""
+    zh, en, legal = LEGAL_ITEMS[item]
+    prompt = {"zh": f"{zh}这是合法的信号吗？", "en": f"{en} Is this a legal signal?"}
+    values = list(LEGAL_OPTIONS)
+    rng.shuffle(values)
+    return Question("signal:legal", "single", prompt, "legal" if legal else "illegal",
+                    _fact("legal", "legal" if legal else "illegal", convention), card=str(item),
+                    options=[_option(value, *LEGAL_OPTIONS[value]) for value in values])
+
+
+# -- feedback -----------------------------------------------------------------------------------------
+
+def convention_quote(convention: Convention, lang: str) -> str:
+    """The convention set quoted: its name, description, signal cards and discard convention."""
+    ranks = {" ".join(convention.rank_names(suit)) for suit in range(4)}
+    cards = ranks.pop() if len(ranks) == 1 else "; ".join(
+        f"{'♠♥♣♦'[suit]} {' '.join(convention.rank_names(suit))}" for suit in range(4))
+    description = convention.description.get(lang, "")
+    if lang == "zh":
+        return f"你的约定 {convention.name}：{description}（信号牌 {cards}；垫牌 {convention.discard}）"
+    return f"Your conventions {convention.name}: {description} (signal cards {cards}; discards {convention.discard})"
+
+
+def explain(question: Question, convention: Convention | None, lang: str) -> tuple[list[str], list[str]]:
+    """Why the answer is right: the rule (its id and what it says) and the convention quoted; then the
+    right answer's details. `convention` is the set the question was asked under (None: not known)."""
+    op, rule, _name = question.fact.split(":", 2)
+    decisive = []
+    if op == "legal":
+        verdict = ("合法：这是靠出牌本身传递的公开约定。", "Legal: a public convention the cards themselves tell.") if rule == "legal" \
+            else ("非法：牌以外的信息都是作弊，从来不是约定。", "Illegal: information not told by the cards is cheating, never a "
+                                                     "convention.")
+        decisive = [verdict[lang != "zh"], LEGAL_RULE[lang != "zh"]]
+        return decisive, []
+    label = "规则" if lang == "zh" else "Rule"
+    decisive.append(f"{label} {rule}: {reason_text(op, rule, lang)}")
+    if convention is not None:
+        decisive.append(convention_quote(convention, lang))
+    account = []
+    if question.kind == "one_of":
+        labels = {option["value"]: option["label"][lang] for option in question.options}
+        right = "、".join(labels[value] for value in question.answer) if lang == "zh" else " / ".join(
+            labels[value] for value in question.answer)
+        account.append(("每个对的答案：" if lang == "zh" else "Every right answer here: ") + right)
+    return decisive, account
