@@ -125,7 +125,7 @@ def start(drill_id: str) -> Any:
         abort(404)
     db = get_session()
     seed = secrets.randbelow(2**31)
-    if drill.checkpoints == "signals":  # a signal quiz (trainer.web.sigquiz)
+    if isinstance(drill, Drill) and drill.checkpoints == "signals":  # a signal quiz (trainer.web.sigquiz)
         from trainer.web.sigquiz import start_run
 
         return start_run(drill, seed)
