@@ -25,7 +25,8 @@ from trainer.web.auth import login_required
 from trainer.web.db import get_session
 from trainer.web.dealdata import DealData, deal_cache
 from trainer.web.display import CardView, cards_view, hand_groups, seat_label, trump_label
-from trainer.web.drills import drills, feedback, lang, plays_at
+from trainer.web.daily import last_retry
+from trainer.web.drills import drills, feedback, lang, plays_at, run_drill
 from trainer.web.inputs import page_cursor
 from trainer.web.keyset import keyset_page
 from trainer.web.models import Attempt, Deal, DrillRun
@@ -119,11 +120,12 @@ def show(attempt_id: int) -> Any:
     language = lang()
     context = feedback(attempt, data, language)
     rows = fact_rows(facts, snap, events)
-    drill = drills().get(drill_id)
+    drill = run_drill(drill_id)
     return render_page("review/show.html", **context, drill=drill, deal_id=deal_id, lang=language,
                        tricks=history(data, seat, plays), table=review_table(data, seat, plays), rows=rows,
                        relevant=relevant_row(attempt.question),
-                       seat_word=lambda q: seat_word(q, seat), w=TABLE_WORDS)
+                       seat_word=lambda q: seat_word(q, seat), w=TABLE_WORDS,
+                       last_retry=last_retry(db, attempt) if not attempt.correct else None)
 
 
 TABLE_WORDS = {"level": _l("Level %(level)s"), "trump": _l("Trump (主)"), "my_hand": _l("My hand"),
