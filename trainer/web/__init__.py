@@ -107,7 +107,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     babel.init_app(app, locale_selector=select_locale)
     inputs.init_app(app)
 
-    from trainer.web import auth, daily, deals, drills, home, review
+    from trainer.web import auth, daily, deals, drills, home, review, stats
 
     app.register_blueprint(home.bp)
     app.register_blueprint(auth.bp)
@@ -117,6 +117,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(review.bp)
     daily.init_app(app)
     app.register_blueprint(daily.bp)
+    app.register_blueprint(stats.bp)
 
     _register_error_pages(app)
     app.after_request(_vary_on_htmx)

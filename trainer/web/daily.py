@@ -35,6 +35,7 @@ from trainer.drills.daily import (
     skill_name,
     split_skill,
 )
+from trainer.drills.causes import mistake_cause
 from trainer.drills.glicko import Glicko, play
 from trainer.drills.questions import Question, make_question
 from trainer.drills.runs import position_after, snapshot_after
@@ -118,8 +119,8 @@ def _skill_row(db: Session, user_id: int, skill: str) -> UserSkill:
 def answered(run: DrillRun, attempt: Attempt, data: DealData) -> list[Any]:
     """Grade a new attempt (of any run): its skill and the ratings before and after (Glicko-2, the player
     against the position, overall too), the FSRS rating; a daily skill item reviews the skill's card, a
-    retry reviews its mistake's card, any other wrong answer becomes a mistake card. The rows to store
-    with the attempt."""
+    retry reviews its mistake's card, any other wrong answer becomes a mistake card; a wrong answer
+    gets its cause (`causes.mistake_cause`). The rows to store with the attempt."""
     db, now = get_session(), aware(attempt.created)
     plays = plays_at(data, attempt.position)
     trick = position_after(data.record, plays).trick
@@ -147,14 +148,28 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData) -> list[Any]:
             rows.append(mistake)
     elif not attempt.correct:
         attempt.card, attempt.due = review(None, Rating.Again, now)
+    if not attempt.correct:
+        attempt.cause = mistake_cause(Question.from_json(attempt.question), attempt.given,
+                                      data.snapshot(run.seat, plays), data.events[:plays])
     if run.daily_kind in ("skill", "new"):
         skill.card, skill.due = review(skill.card, rating, now)
-    timezone = settings(run.user_id).timezone
-    day = db.get(PracticeDay, (run.user_id, local_day(now, timezone), attempt.skill)) or PracticeDay(
-        user_id=run.user_id, day=local_day(now, timezone), skill=attempt.skill, asked=0, right=0, ms=0)
-    day.asked, day.right, day.ms, day.rating = day.asked + 1, day.right + attempt.correct, day.ms + attempt.ms, \
-        player.rating
-    return [*rows, day]
+    day = local_day(now, settings(run.user_id).timezone)
+    tallies = [(attempt.skill, player.rating), (OVERALL, total.rating)]
+    if attempt.suit:
+        tallies.append((f"{SUIT_TALLY}{attempt.suit}", 0.0))
+    return [*rows, *(_tally(db, run.user_id, day, key, attempt, rating) for key, rating in tallies)]
+
+
+SUIT_TALLY = "suit:"
+"""The practice-day key prefix of a suit's tally (`suit:S` … `suit:trump`)."""
+
+
+def _tally(db: Session, user_id: int, day: date, key: str, attempt: Attempt, rating: float) -> PracticeDay:
+    """The user's practice day for `key` (a skill, `overall` or a suit) with one more answer."""
+    row = db.get(PracticeDay, (user_id, day, key)) or PracticeDay(user_id=user_id, day=day, skill=key, asked=0,
+                                                                  right=0, ms=0)
+    row.asked, row.right, row.ms, row.rating = row.asked + 1, row.right + attempt.correct, row.ms + attempt.ms, rating
+    return row
 
 
 # -- the queue ---------------------------------------------------------------------------------------

@@ -269,8 +269,9 @@ class PositionRating(SQLModel, table=True):
 
 
 class PracticeDay(SQLModel, table=True):
-    """One user's answers of one skill on one day (the user's date), kept as they come for the
-    dashboard: how many, how many right, their time, and the skill's rating at the end of the day."""
+    """One user's answers of one day (the user's date) under one key — a skill, `overall`, or a suit
+    (`suit:S`) — kept as they come for the dashboard: how many, how many right, their time, and the
+    key's rating at the end of the day (the skill's, the overall one; 0 for a suit)."""
 
     __tablename__ = "practice_days"
 
