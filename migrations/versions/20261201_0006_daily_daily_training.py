@@ -51,6 +51,9 @@ def upgrade() -> None:
     sa.ForeignKeyConstraint(['user_id'], ['users.id'], name=op.f('fk_practice_days_user_id_users'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('user_id', 'day', 'skill', name=op.f('pk_practice_days'))
     )
+    with op.batch_alter_table('practice_days', schema=None) as batch_op:
+        batch_op.create_index('ix_practice_days_user_id_skill_day', ['user_id', 'skill', 'day'], unique=False)
+
     op.create_table('user_skills',
     sa.Column('user_id', sa.Integer(), nullable=False),
     sa.Column('skill', sa.String(length=40), nullable=False),
@@ -60,6 +63,7 @@ def upgrade() -> None:
     sa.Column('card', sa.JSON(), nullable=True),
     sa.Column('due', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True),
     sa.Column('answers', sa.Integer(), nullable=False),
+    sa.Column('right', sa.Integer(), nullable=False),
     sa.ForeignKeyConstraint(['user_id'], ['users.id'], name=op.f('fk_user_skills_user_id_users'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('user_id', 'skill', name=op.f('pk_user_skills'))
     )
@@ -132,6 +136,9 @@ def downgrade() -> None:
         batch_op.drop_index('ix_user_skills_user_id_due')
 
     op.drop_table('user_skills')
+    with op.batch_alter_table('practice_days', schema=None) as batch_op:
+        batch_op.drop_index('ix_practice_days_user_id_skill_day')
+
     op.drop_table('practice_days')
     op.drop_table('daily_settings')
     op.drop_table('daily_sessions')

@@ -45,7 +45,6 @@ from trainer.web.auth import login_required
 from trainer.web.db import get_session, write_lock
 from trainer.web.dealdata import DealData, deal_cache
 from trainer.web.drills import ACTIVE, RunHooks, lang, plays_at
-from trainer.web.library import _visible
 from trainer.web.models import Attempt, DailySession, DailySettings, Deal, DrillRun, PositionRating, PracticeDay, UserSkill
 from trainer.web.quiz import question_label
 from trainer.web.responses import go, render_page
@@ -138,6 +137,7 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData) -> list[Any]:
     for row, value in ((skill, player), (overall, total), (position, rated)):
         row.rating, row.deviation, row.volatility = value.rating, value.deviation, value.volatility
         row.answers += 1
+    skill.right, overall.right = skill.right + attempt.correct, overall.right + attempt.correct
     rating = grade(attempt.question_type, attempt.correct, attempt.ms)
     attempt.fsrs_rating = int(rating)
     rows: list[Any] = [skill, overall, position]
@@ -154,7 +154,7 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData) -> list[Any]:
     if run.daily_kind in ("skill", "new"):
         skill.card, skill.due = review(skill.card, rating, now)
     day = local_day(now, settings(run.user_id).timezone)
-    tallies = [(attempt.skill, player.rating), (OVERALL, total.rating)]
+    tallies = [(attempt.skill, player.rating), (OVERALL, total.rating), (f"{TYPE_TALLY}{attempt.question_type}", 0.0)]
     if attempt.suit:
         tallies.append((f"{SUIT_TALLY}{attempt.suit}", 0.0))
     return [*rows, *(_tally(db, run.user_id, day, key, attempt, rating) for key, rating in tallies)]
@@ -162,10 +162,12 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData) -> list[Any]:
 
 SUIT_TALLY = "suit:"
 """The practice-day key prefix of a suit's tally (`suit:S` … `suit:trump`)."""
+TYPE_TALLY = "type:"
+"""The practice-day key prefix of a question type's tally (`type:voids`)."""
 
 
 def _tally(db: Session, user_id: int, day: date, key: str, attempt: Attempt, rating: float) -> PracticeDay:
-    """The user's practice day for `key` (a skill, `overall` or a suit) with one more answer."""
+    """The user's practice day for `key` (a skill, `overall`, a question type or a suit) with one more answer."""
     row = db.get(PracticeDay, (user_id, day, key)) or PracticeDay(user_id=user_id, day=day, skill=key, asked=0,
                                                                   right=0, ms=0)
     row.asked, row.right, row.ms, row.rating = row.asked + 1, row.right + attempt.correct, row.ms + attempt.ms, rating
@@ -176,25 +178,32 @@ def _tally(db: Session, user_id: int, day: date, key: str, attempt: Attempt, rat
 
 @dataclass(frozen=True, slots=True)
 class Due:
-    """What is due for a user now: mistakes, skills (lowest retrievability first), new skills left."""
+    """What is due for a user now: how many mistakes and the first of them, the skills (lowest
+    retrievability first), the new skills left."""
 
+    mistake_count: int
     mistakes: list[int]
     skills: list[str]
     new: list[str]
 
 
+DUE_MISTAKES = 64
+"""How many due mistakes (the oldest due) the queue reads; a session asks fewer."""
+
+
 def due_now(db: Session, user_id: int, now: datetime) -> Due:
-    """The user's due mistakes (oldest due first), due skills (lowest retrievability first) and the
-    skills not met yet (curriculum order)."""
-    mistakes = db.exec(select(Attempt.id).where(Attempt.user_id == user_id, col(Attempt.due).is_not(None),
-                                                col(Attempt.due) <= now)
-                       .order_by(col(Attempt.due), col(Attempt.id))).all()
+    """The user's due mistakes (their count and the `DUE_MISTAKES` oldest due), due skills (lowest
+    retrievability first) and the skills not met yet (curriculum order)."""
+    due_mistake = (Attempt.user_id == user_id, col(Attempt.due).is_not(None), col(Attempt.due) <= now)
+    count = db.exec(select(func.count()).select_from(Attempt).where(*due_mistake)).one()
+    mistakes = db.exec(select(Attempt.id).where(*due_mistake).order_by(col(Attempt.due), col(Attempt.id))
+                       .limit(DUE_MISTAKES)).all()
     rows = db.exec(select(UserSkill.skill, UserSkill.card, UserSkill.due).where(UserSkill.user_id == user_id)).all()
     fsrs = scheduler()
     due = [(fsrs.get_card_retrievability(card_of(card), now), skill)
            for skill, card, when in rows if card is not None and when is not None and aware(when) <= now]
     met = {skill for skill, card, _when in rows if card is not None}
-    return Due([m for m in mistakes if m is not None], [skill for _r, skill in sorted(due)],
+    return Due(count, [m for m in mistakes if m is not None], [skill for _r, skill in sorted(due)],
                [skill for skill in all_skills() if skill not in met])
 
 
@@ -211,51 +220,77 @@ class Chosen:
 
 def candidate_deals(db: Session, user_id: int, now: datetime, rng: random.Random) -> list[tuple[int, str, datetime,
                                                                                                int]]:
-    """Up to `CANDIDATE_DEALS` complete standard deals the user may drill, not drilled in the last
-    `FRESH_DAYS` days when there are such, from a random place in the library: (pk, id, created, tricks)."""
+    """Up to `CANDIDATE_DEALS` complete standard deals the user may drill (shared or their own), from a
+    random place in the library on, those not drilled in the last `FRESH_DAYS` days first:
+    (pk, id, created, tricks). Each query walks one owner's deals in key order from that place
+    (index `ix_deals_owner_id_hidden_pk`) and stops after a few rows, however large the library."""
     recent = (select(DrillRun.id).where(DrillRun.user_id == user_id, DrillRun.deal_pk == Deal.pk,
                                         col(DrillRun.started) >= now - timedelta(days=FRESH_DAYS)).exists())
-    base = (select(Deal.pk, Deal.id, Deal.created, Deal.tricks)
-            .where(_visible(user_id), col(Deal.complete).is_(True), Deal.rules == "standard",
-                   col(Deal.custom_rules).is_(False)))
     top = db.exec(select(func.max(Deal.pk))).one() or 0
     start = rng.randint(0, top)
-    found: list[Any] = []
-    for where in ((~recent, col(Deal.pk) >= start), (~recent, col(Deal.pk) < start), (sa.true(),)):
+    found: dict[int, Any] = {}
+    unseen: set[int] = set()
+    for fresh in (~recent, sa.true()):
+        for owner in (col(Deal.owner_id).is_(None), Deal.owner_id == user_id):
+            mine: list[Any] = []
+            for place in (col(Deal.pk) >= start, col(Deal.pk) < start):
+                if len(mine) < CANDIDATE_DEALS:
+                    mine += db.exec(select(Deal.pk, Deal.id, Deal.created, Deal.tricks)
+                                    .where(owner, col(Deal.hidden).is_(False), col(Deal.complete).is_(True),
+                                           Deal.rules == "standard", col(Deal.custom_rules).is_(False), fresh, place)
+                                    .order_by(col(Deal.pk)).limit(CANDIDATE_DEALS - len(mine))).all()
+            found.update((row[0], row) for row in mine if row[0] not in found)
         if len(found) >= CANDIDATE_DEALS:
             break
-        seen = {row[0] for row in found}
-        order = col(Deal.pk) if len(where) > 1 else func.random()
-        found += [row for row in db.exec(base.where(*where).order_by(order).limit(CANDIDATE_DEALS)).all()
-                  if row[0] not in seen][:CANDIDATE_DEALS - len(found)]
-    return [(pk, deal_id, created, tricks) for pk, deal_id, created, tricks in found]
+        unseen = set(found)
+    nearest = sorted(found, key=lambda pk: (pk not in unseen, (pk - start) % (top + 1)))[:CANDIDATE_DEALS]
+    return [found[pk] for pk in nearest]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A position that may be asked for a skill: its deal's cache key, the seat, the plays made, its
+    rating (stored, or estimated from its features)."""
+
+    key: tuple[int, str, datetime]
+    seat: int
+    plays: int
+    rating: float
+
+
+def nearest_positions(db: Session, user_id: int, skill: str, target: float, pace: float, now: datetime,
+                      rng: random.Random) -> list[Candidate]:
+    """The positions of `skill` (the trick ends of its phase) in a few candidate deals, each watched from
+    a seat drawn by `rng`, nearest `target` first (ties in random order): two queries, no deal parsed."""
+    kind, phase = split_skill(skill)
+    deals = candidate_deals(db, user_id, now, rng)
+    seats = {pk: rng.randrange(4) for pk, *_rest in deals}
+    stored = {(row.deal_pk, row.plays): row.rating for row in db.exec(select(PositionRating).where(
+        col(PositionRating.deal_pk).in_(list(seats)), PositionRating.question_type == kind)).all()
+        if row.seat == seats[row.deal_pk]} if seats else {}
+    options = [Candidate((pk, deal_id, created), seats[pk], trick * 4,
+                         stored.get((pk, trick * 4), estimate(kind, trick * 4, pace)))
+               for pk, deal_id, created, tricks in deals for trick in range(1, tricks) if phase_of(trick, tricks) == phase]
+    return [option for _distance, _tie, option in sorted(((abs(o.rating - target), rng.random(), o) for o in options),
+                                                        key=lambda item: item[:2])]
 
 
 def choose_position(db: Session, user_id: int, skill: str, target: float, pace: float, now: datetime,
                     rng: random.Random) -> Chosen | None:
-    """A fresh position for `skill` whose rating (stored, or estimated from its features) is nearest
-    `target`, among the trick ends of the skill's phase in a few candidate deals, each watched from a
-    seat drawn by `rng`; the first with an informative question of the skill's type."""
-    kind, phase = split_skill(skill)
-    deals = candidate_deals(db, user_id, now, rng)
-    seats = {pk: rng.randrange(4) for pk, *_rest in deals}
-    options = [(pk, trick * 4) for pk, _id, _created, tricks in deals for trick in range(1, tricks)
-               if phase_of(trick, tricks) == phase]
-    stored = {(row.deal_pk, row.plays): row.rating for row in db.exec(select(PositionRating).where(
-        col(PositionRating.deal_pk).in_(list(seats)), PositionRating.question_type == kind)).all()
-        if row.seat == seats[row.deal_pk]} if seats else {}
-    rated = sorted(((abs(stored.get(o, estimate(kind, o[1], pace)) - target), rng.random(), o) for o in options))
-    keys = {pk: (pk, deal_id, created) for pk, deal_id, created, _tricks in deals}
-    for _distance, _tie, (pk, plays) in rated[:TRIES]:
-        data = deal_cache().get(db, keys[pk])
-        if plays >= data.total:
+    """A fresh position for `skill` near `target` (`nearest_positions`): the first, nearest first, with an
+    informative question of the skill's type (the tracker replays the deal from the seat)."""
+    kind = split_skill(skill)[0]
+    for option in nearest_positions(db, user_id, skill, target, pace, now, rng)[:TRIES]:
+        data = deal_cache().get(db, option.key)
+        if option.plays >= data.total:
             continue
-        seat = seats[pk]
-        snap = snapshot_after(data.record, seat, plays, data.events)
-        opening = facts_json(snapshot_after(data.record, seat, 0, data.events), str(position_after(data.record, 0)))
-        question = make_question(kind, facts_json(snap, str(position_after(data.record, plays))), snap, rng, opening)
+        snap = snapshot_after(data.record, option.seat, option.plays, data.events)
+        opening = facts_json(snapshot_after(data.record, option.seat, 0, data.events),
+                             str(position_after(data.record, 0)))
+        question = make_question(kind, facts_json(snap, str(position_after(data.record, option.plays))), snap, rng,
+                                 opening)
         if question is not None:
-            return Chosen(pk, seat, plays, question, stored.get((pk, plays), estimate(kind, plays, pace)))
+            return Chosen(option.key[0], option.seat, option.plays, question, option.rating)
     return None
 
 
@@ -406,11 +441,12 @@ class DayResult:
     mistakes_due: list[tuple[str, datetime]]
 
 
-def skill_label(skill: str) -> str:
-    """A skill in words: the question type and the phase."""
-    kind, phase = split_skill(skill)
-    names = {"early": _("early"), "middle": _("middle game"), "late": _("late")}
-    return f"{question_label(kind)} · {names.get(phase, phase)}"
+def skill_labels(skills: Sequence[str]) -> dict[str, str]:
+    """Skills in words: the question type and the phase (each word translated once)."""
+    phases = {"early": _("early"), "middle": _("middle game"), "late": _("late")}
+    kinds = {kind: question_label(kind) for kind in {split_skill(skill)[0] for skill in skills}}
+    return {skill: f"{kinds[split_skill(skill)[0]]} · {phases.get(split_skill(skill)[1], split_skill(skill)[1])}"
+            for skill in skills}
 
 
 def day_result(db: Session, daily: DailySession) -> DayResult:
@@ -430,8 +466,9 @@ def day_result(db: Session, daily: DailySession) -> DayResult:
     comes_back = [(Question.from_json(a.question).prompt[language], aware(a.due)) for a in originals.values() if a.due]
     comes_back += [(Question.from_json(a.question).prompt[language], aware(a.due)) for a in answers
                    if a.due is not None and a.card is not None]
+    labels = skill_labels(list(firsts))
     return DayResult(len(answers), sum(a.correct for a in answers), sum(a.ms for a in answers) / 1000,
-                     [SkillChange(s, skill_label(s), b, e, aware(dues[s]) if dues.get(s) else None)
+                     [SkillChange(s, labels[s], b, e, aware(dues[s]) if dues.get(s) else None)
                       for s, (b, e) in firsts.items()],
                      [a.id for a in answers if not a.correct and a.id is not None], comes_back)
 
@@ -469,7 +506,7 @@ def today() -> Any:
     db = get_session()
     state = today_of(g.user.id)
     context: dict[str, Any] = {"state": state, "settings": settings(g.user.id), "minutes": MINUTES,
-                               "difficulties": DIFFICULTIES, "skill_label": skill_label, "lang": lang()}
+                               "difficulties": DIFFICULTIES, "lang": lang()}
     if state.session is not None:
         items = session_runs(db, state.session)
         context.update(spent=spent_ms(items) / 1000, answered=sum(1 for _r, a in items if a),

@@ -232,6 +232,7 @@ class UserSkill(SQLModel, table=True):
     card: dict[str, Any] | None = Field(default=None, sa_type=JSON)
     due: datetime | None = None
     answers: int = 0
+    right: int = 0
 
 
 class DailySession(SQLModel, table=True):
@@ -269,11 +270,13 @@ class PositionRating(SQLModel, table=True):
 
 
 class PracticeDay(SQLModel, table=True):
-    """One user's answers of one day (the user's date) under one key — a skill, `overall`, or a suit
-    (`suit:S`) — kept as they come for the dashboard: how many, how many right, their time, and the
-    key's rating at the end of the day (the skill's, the overall one; 0 for a suit)."""
+    """One user's answers of one day (the user's date) under one key — a skill, `overall`, a question
+    type (`type:voids`) or a suit (`suit:S`) — kept as they come for the dashboard: how many, how many
+    right, their time, and the key's rating at the end of the day (the skill's, the overall one; 0
+    for a type or a suit)."""
 
     __tablename__ = "practice_days"
+    __table_args__ = (sa.Index("ix_practice_days_user_id_skill_day", "user_id", "skill", "day"),)
 
     user_id: int = Field(foreign_key="users.id", ondelete="CASCADE", primary_key=True)
     day: date = Field(primary_key=True)

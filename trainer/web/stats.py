@@ -1,9 +1,9 @@
 """The progress dashboard (`/stats`): rating history per skill, accuracy and answer time per question
 type per week, a year's practice calendar, the weakest skills and suits, and the causes of mistakes.
 
-It reads the practice days (`PracticeDay`, one row per user, day and skill kept as answers come), the
-user's skills and a count of mistakes per cause: three indexed queries whose size depends on the
-days practised, not on the number of answers, and never on other users. Charts are SVG drawn by
+It reads the practice days (`PracticeDay`, one row per user, day and key kept as answers come), the
+user's skills and a count of mistakes per cause: a handful of indexed queries whose size depends on
+the days practised, not on the number of answers, and never on other users. Charts are SVG drawn by
 the Jinja macros of `templates/stats/_charts.html` from the points computed here.
 """
 from __future__ import annotations
@@ -20,9 +20,10 @@ from sqlmodel import col, func, select
 
 from trainer.drills.daily import OVERALL, all_skills, split_skill
 from trainer.web.auth import login_required
-from trainer.web.daily import SUIT_TALLY, local_day, settings, skill_label, streak, utcnow
+from trainer.web.daily import SUIT_TALLY, TYPE_TALLY, local_day, settings, skill_labels, streak, utcnow
 from trainer.web.db import get_session
 from trainer.web.models import Attempt, PracticeDay, UserSkill
+from trainer.drills.questions import QUESTION_TYPES
 from trainer.web.quiz import question_label, suit_name
 from trainer.web.responses import render_page
 
@@ -36,6 +37,8 @@ WEAKEST = 5
 """How many weakest skills and suits are named."""
 MIN_ANSWERS = 3
 """A skill or suit is ranked among the weakest only with at least this many answers."""
+SUITS = ("S", "H", "C", "D", "trump")
+"""The suits a question may be about."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,17 +141,19 @@ def calendar(per_day: dict[date, int], today: date) -> list[Day]:
     return days
 
 
-def weekly(rows: Sequence[PracticeDay], today: date) -> list[TypeWeeks]:
-    """Per question type answered in the last `WEEKS` weeks: accuracy and mean time per week."""
+def weekly(rows: Sequence[tuple[date, str, int, int, int]], today: date) -> list[TypeWeeks]:
+    """Per question type answered in the last `WEEKS` weeks (from the types' practice days: day, key,
+    asked, right, ms): accuracy and mean time per week."""
     first = monday(today) - timedelta(weeks=WEEKS - 1)
     tallies: dict[str, dict[date, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
-    for row in rows:
-        if row.day >= first and ":" in row.skill and not row.skill.startswith(SUIT_TALLY):
-            tally = tallies[split_skill(row.skill)[0]][monday(row.day)]
-            tally[0], tally[1], tally[2] = tally[0] + row.asked, tally[1] + row.right, tally[2] + row.ms
+    for day, key, asked, right, ms in rows:
+        if day >= first:
+            tally = tallies[key.removeprefix(TYPE_TALLY)][monday(day)]
+            tally[0], tally[1], tally[2] = tally[0] + asked, tally[1] + right, tally[2] + ms
     out = []
     step = (WIDTH - 2 * PAD) / WEEKS
-    for kind in sorted(tallies, key=lambda k: list(dict.fromkeys(split_skill(s)[0] for s in all_skills())).index(k)):
+    kinds = list(QUESTION_TYPES)
+    for kind in sorted(tallies, key=lambda k: kinds.index(k) if k in kinds else len(kinds)):
         weeks = tallies[kind]
         bars = [Bar(PAD + step * index, (HEIGHT - 2 * PAD) * right / asked, week, asked, right / asked, ms / asked / 1000)
                 for index in range(WEEKS) for week in [first + timedelta(weeks=index)]
@@ -182,39 +187,43 @@ def dashboard(user_id: int, chosen: str | None) -> Dashboard:
     """The dashboard of user `user_id`, the rating history of skill `chosen` (else the weakest)."""
     db = get_session()
     today = local_day(utcnow(), settings(user_id).timezone)
-    rows = db.exec(select(PracticeDay).where(PracticeDay.user_id == user_id,
-                                             col(PracticeDay.day) > today - timedelta(days=371))
-                   .order_by(col(PracticeDay.day))).all()
-    skills = db.exec(select(UserSkill).where(UserSkill.user_id == user_id)).all()
+    mine = (PracticeDay.user_id == user_id, col(PracticeDay.day) > today - timedelta(days=371))
+    skills = db.exec(select(UserSkill.skill, UserSkill.rating, UserSkill.answers, UserSkill.right)
+                     .where(UserSkill.user_id == user_id)).all()
+    order = {skill: index for index, skill in enumerate(all_skills())}
+    ranked = sorted((s for s in skills if s[0] != OVERALL and s[2] >= MIN_ANSWERS), key=lambda s: s[1])
+    labels = skill_labels([s[0] for s in skills if s[0] != OVERALL])
+    met = [(s[0], labels[s[0]]) for s in sorted(skills, key=lambda s: order.get(s[0], -1)) if s[0] != OVERALL]
+    skill = chosen if chosen in dict(met) else (ranked[0][0] if ranked else met[0][0] if met else None)
+
+    def history(key: str) -> list[tuple[date, int, float]]:
+        return [(d, a, r) for d, a, r in db.exec(select(PracticeDay.day, PracticeDay.asked, PracticeDay.rating)
+                                                 .where(*mine, PracticeDay.skill == key)
+                                                 .order_by(col(PracticeDay.day))).all()]
+
+    overall = history(OVERALL)
+    types = db.exec(select(PracticeDay.day, PracticeDay.skill, PracticeDay.asked, PracticeDay.right, PracticeDay.ms)
+                    .where(PracticeDay.user_id == user_id,
+                           col(PracticeDay.day) >= monday(today) - timedelta(weeks=WEEKS - 1),
+                           col(PracticeDay.skill).in_([f"{TYPE_TALLY}{kind}" for kind in QUESTION_TYPES]))).all()
+    suits = db.exec(select(PracticeDay.skill, func.sum(PracticeDay.asked), func.sum(PracticeDay.right))
+                    .where(*mine, col(PracticeDay.skill).in_([f"{SUIT_TALLY}{suit}" for suit in SUITS]))
+                    .group_by(col(PracticeDay.skill))).all()
+    weak_suits = sorted(((key.removeprefix(SUIT_TALLY), asked, right) for key, asked, right in suits
+                         if asked >= MIN_ANSWERS), key=lambda t: t[2] / t[1])
     causes = db.exec(select(Attempt.cause, func.count()).where(Attempt.user_id == user_id,
                                                                col(Attempt.cause).is_not(None))
                      .group_by(col(Attempt.cause))).all()
-    per_key: dict[str, list[PracticeDay]] = defaultdict(list)
-    for row in rows:
-        per_key[row.skill].append(row)
-    totals = {key: (sum(r.asked for r in items), sum(r.right for r in items)) for key, items in per_key.items()}
-    ranked = sorted((s for s in skills if s.skill != OVERALL and s.answers >= MIN_ANSWERS), key=lambda s: s.rating)
-    met = [(s.skill, skill_label(s.skill)) for s in sorted(skills, key=lambda s: all_skills().index(s.skill)
-                                                             if s.skill in all_skills() else -1) if s.skill != OVERALL]
-    skill = chosen if chosen in dict(met) else (ranked[0].skill if ranked else met[0][0] if met else None)
-    suits = sorted(((key.removeprefix(SUIT_TALLY), asked, right) for key, (asked, right) in totals.items()
-                    if key.startswith(SUIT_TALLY) and asked >= MIN_ANSWERS), key=lambda t: t[2] / t[1])
-    overall = [(r.day, r.rating) for r in per_key.get(OVERALL, [])]
     return Dashboard(
-        today, streak(db, user_id, today), line(overall), skill,
-        line([(r.day, r.rating) for r in per_key.get(skill or "", [])]), met, weekly(rows, today),
-        calendar({r.day: r.asked for r in per_key.get(OVERALL, [])}, today), sum(r.asked for r in per_key.get(OVERALL, [])),
-        [Ranked(s.skill, skill_label(s.skill), *_share(totals.get(s.skill)), s.rating) for s in ranked[:WEAKEST]],
-        [Ranked(suit, suit_name(suit), asked, right / asked, None) for suit, asked, right in suits[:WEAKEST]],
+        today, streak(db, user_id, today), line([(d, r) for d, _a, r in overall]), skill,
+        line([(d, r) for d, _a, r in history(skill)]) if skill else None, met, weekly(types, today),
+        calendar({d: a for d, a, _r in overall}, today), sum(a for _d, a, _r in overall),
+        [Ranked(key, labels[key], answers, right / answers, rating) for key, rating, answers, right in
+         ranked[:WEAKEST]],
+        [Ranked(suit, suit_name(suit), asked, right / asked, None) for suit, asked, right in weak_suits[:WEAKEST]],
         sorted(((cause or "other", cause_label(cause or "other"), count) for cause, count in causes),
                key=lambda t: -t[2]),
         (WIDTH - 2 * PAD) / WEEKS - 2)
-
-
-def _share(total: tuple[int, int] | None) -> tuple[int, float]:
-    """Answers and accuracy of a (asked, right) total."""
-    asked, right = total or (0, 0)
-    return asked, right / asked if asked else 0.0
 
 
 @bp.route("/stats")
