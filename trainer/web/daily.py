@@ -224,13 +224,13 @@ def candidate_deals(db: Session, user_id: int, now: datetime, rng: random.Random
     random place in the library on, those not drilled in the last `FRESH_DAYS` days first:
     (pk, id, created, tricks). Each query walks one owner's deals in key order from that place
     (index `ix_deals_owner_id_hidden_pk`) and stops after a few rows, however large the library."""
-    recent = (select(DrillRun.id).where(DrillRun.user_id == user_id, DrillRun.deal_pk == Deal.pk,
-                                        col(DrillRun.started) >= now - timedelta(days=FRESH_DAYS)).exists())
+    recent = set(db.exec(select(DrillRun.deal_pk).where(DrillRun.user_id == user_id,
+                                                        col(DrillRun.started) >= now - timedelta(days=FRESH_DAYS))).all())
     top = db.exec(select(func.max(Deal.pk))).one() or 0
     start = rng.randint(0, top)
     found: dict[int, Any] = {}
     unseen: set[int] = set()
-    for fresh in (~recent, sa.true()):
+    for fresh in (col(Deal.pk).not_in(recent) if recent else sa.true(), sa.true()):
         for owner in (col(Deal.owner_id).is_(None), Deal.owner_id == user_id):
             mine: list[Any] = []
             for place in (col(Deal.pk) >= start, col(Deal.pk) < start):
