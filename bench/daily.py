@@ -4,7 +4,7 @@ Builds a temporary SQLite instance (or a fresh schema of `--database-url`'s Post
 shipped starter library copied up to `--deals` complete deals (10,000 by default: each shipped
 record stored again under other ids), and `--users` players (3 by default) with `--attempts`
 answers each (20,000: a year of daily practice, a fifth of them wrong and so mistake cards, their
-practice days, skills with FSRS cards). Then, in the app's process (server time, no network):
+practice days, skills with FSRS cards, a year of daily sessions). Then, in the app's process (server time, no network):
 
 - `GET /today` and `GET /stats` for the first player, `--requests` times each: p50 and p95
   (target p95 ≤ 50 ms);
@@ -12,8 +12,10 @@ practice days, skills with FSRS cards). Then, in the app's process (server time,
   (`nearest_positions`: candidate deals and their positions' ratings, target p95 ≤ 20 ms), and the
   whole `choose_position` with the tracker's check that the question is informative (the deal cache
   cold: parsing the deal dominates, and the run page then finds it parsed);
-- the plan of every SQL statement the two pages run (EXPLAIN QUERY PLAN / EXPLAIN), and whether a
-  table holding other players' rows is scanned whole.
+- the plan of every SQL statement the two pages (and the home page) run (EXPLAIN QUERY PLAN /
+  EXPLAIN; on PostgreSQL with sequential scans off, so that the plan shows the index a query can
+  use — on tables of a few pages the planner rightly prefers reading them whole), and whether a
+  table holding other players' rows is read whole.
 
     .venv/bin/python bench/daily.py [--deals 10000] [--users 3] [--attempts 20000] [--requests 200]
                                     [--database-url URL]
@@ -82,7 +84,7 @@ def store_player(app: Any, name: str, attempts: int, deals: list[int], rng: rand
     from werkzeug.security import generate_password_hash
 
     from trainer.drills.daily import OVERALL, all_skills, scheduler
-    from trainer.web.models import Attempt, DrillRun, PracticeDay, User, UserSkill, name_key
+    from trainer.web.models import Attempt, DailySession, DrillRun, PracticeDay, User, UserSkill, name_key
 
     engine, now = app.extensions["jipai_engine"], datetime.now(UTC)
     skills = all_skills()
@@ -128,6 +130,10 @@ def store_player(app: Any, name: str, attempts: int, deals: list[int], rng: rand
             {"user_id": user_id, "day": day, "skill": key, "asked": a, "right": r, "ms": ms,
              "rating": 1500.0 + rng.uniform(-200, 200) if not key.startswith("suit:") else 0.0}
             for (day, key), (a, r, ms) in days.items()])
+        connection.execute(sa.insert(DailySession), [
+            {"user_id": user_id, "day": (now - timedelta(days=day)).date(), "budget_ms": 600_000,
+             "started": now - timedelta(days=day), "finished": now - timedelta(days=day, minutes=-10),
+             "streak": 365 - day} for day in range(1, 366)])
         card, _log = fsrs.review_card(Card(), Rating.Good, now - timedelta(days=3))
         connection.execute(sa.insert(UserSkill), [
             {"user_id": user_id, "skill": skill, "rating": rng.uniform(1200, 1800), "deviation": 80.0,
@@ -165,6 +171,8 @@ def plans(app: Any, client: Any, paths: list[str]) -> list[tuple[str, list[str]]
     sqlite = engine.dialect.name == "sqlite"
     out = []
     with engine.connect() as connection:
+        if not sqlite:  # show the index a query can use: the planner scans a table of a few pages whole
+            connection.exec_driver_sql("SET enable_seqscan = off")
         for statement, parameters in seen:
             if not statement.lstrip().upper().startswith("SELECT"):
                 continue
