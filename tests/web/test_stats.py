@@ -46,6 +46,9 @@ def test_the_dashboard_draws_what_was_answered(app, alice, accounts, monkeypatch
                         text)
     assert sorted(day for _s, day, _n in shaded) == ["2027-03-01", "2027-03-03", "2027-03-05"]
     assert sum(int(n) for _s, _d, n in shaded) == len(answers)
+    busiest = max(int(n) for _s, _d, n in shaded)
+    assert {s for s, _d, n in shaded if int(n) == busiest} == {"4"}
+    assert all(int(s) == -(-4 * int(n) // busiest) for s, _d, n in shaded)
     # accuracy per question type (all answers fall in the last twelve weeks)
     per_type = Counter(a.question_type for a in answers)
     right = Counter(a.question_type for a in answers if a.correct)

@@ -8,6 +8,7 @@ the Jinja macros of `templates/stats/_charts.html` from the points computed here
 """
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -128,15 +129,15 @@ def monday(day: date) -> date:
 
 
 def calendar(per_day: dict[date, int], today: date) -> list[Day]:
-    """A year of days up to `today` in week columns (Monday on top), shaded by answers (0 none, then
-    quartiles of the busiest day)."""
+    """A year of days up to `today` in week columns (Monday on top), shaded by answers: 0 none, then
+    1–4 by quarters of the busiest day (which is 4)."""
     start = monday(today - timedelta(days=364))
     busiest = max(per_day.values(), default=0)
     days = []
     for offset in range((today - start).days + 1):
         day = start + timedelta(days=offset)
         asked = per_day.get(day, 0)
-        shade = 0 if not asked else min(4, 1 + 4 * (asked - 1) // max(busiest, 1))
+        shade = 0 if not asked else max(1, math.ceil(4 * asked / busiest))
         days.append(Day(day, offset // 7, offset % 7, asked, shade))
     return days
 
