@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 
-import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
 from trainer.web.models import DailySession, DrillRun
 
-from test_drill_flow import ARGS, CHROMIUM, live_app, require_chromium  # noqa: F401  (live_app: a fixture)
+from browsing import CHROMIUM, at_each_width
+from test_drill_flow import live_app, require_chromium  # noqa: F401  (live_app: a fixture)
 
 
 def _short_item(app: object, page: object) -> None:
@@ -72,29 +72,5 @@ def _daily_session(page: object, base: str, app: object, width: int) -> None:
 
 def test_a_daily_session_and_the_dashboard_in_the_browser(live_app) -> None:  # noqa: F811
     require_chromium(CHROMIUM)
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     base, app = live_app
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            for name, width in (("desktop", 1280), ("phone", 390)):
-                page = browser.new_page(viewport={"width": width, "height": 844})
-                page.set_default_timeout(60_000)
-                violations: list[str] = []
-                page.on("console", lambda message, seen=violations: seen.append(message.text)
-                        if "Content Security Policy" in message.text else None)
-                page.add_init_script("document.addEventListener('securitypolicyviolation', event => console.error("
-                                     "'Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI))")
-                page.goto(f"{base}/auth/register")
-                page.fill("#username", f"daily-{name}")
-                page.fill("#password", "correct horse")
-                page.fill("#confirm", "correct horse")
-                page.click("button[type=submit]")
-                page.wait_for_url(lambda url: "/auth/" not in url)
-                _daily_session(page, base, app, width)
-                page.click("header form.inline button.link >> nth=0")  # log out
-                page.wait_for_url(f"{base}/")
-                assert violations == [], violations
-                page.close()
-        finally:
-            browser.close()
+    at_each_width(base, "daily", lambda page, width: _daily_session(page, base, app, width))

@@ -27,9 +27,8 @@ from trainer.records import parse_record
 from trainer.web import create_app
 from trainer.web.models import Attempt, Deal, DrillRun, DrillSettings
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from browsing import CHROMIUM, at_each_width
+
 
 
 def require_chromium(path: str) -> None:
@@ -163,37 +162,17 @@ def _drill_a_whole_run(page: object, base: str, app: object, width: int) -> str:
 
 def test_a_drill_in_the_browser(live_app) -> None:
     require_chromium(CHROMIUM)
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     base, app = live_app
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            for name, width in (("desktop", 1280), ("phone", 390)):
-                page = browser.new_page(viewport={"width": width, "height": 844})
-                page.set_default_timeout(60_000)
-                violations: list[str] = []
-                page.on("console", lambda message, seen=violations: seen.append(message.text)
-                        if "Content Security Policy" in message.text else None)
-                page.add_init_script("document.addEventListener('securitypolicyviolation', event => console.error("
-                                     "'Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI))")
-                page.goto(f"{base}/auth/register")
-                page.fill("#username", f"walker-{name}")
-                page.fill("#password", "correct horse")
-                page.fill("#confirm", "correct horse")
-                page.click("button[type=submit]")
-                page.wait_for_url(lambda url: "/auth/" not in url)  # signed in, on the start page
-                wrong = _drill_a_whole_run(page, base, app, width)
-                with Session(app.extensions["jipai_engine"]) as db:  # type: ignore[attr-defined]
-                    kept = db.exec(select(DrillSettings)).all()
-                assert [s.speed for s in kept if s.user_id == max(k.user_id for k in kept)] == [200]
-                if wrong:
-                    page.goto(f"{base}/review")
-                    page.get_by_text(wrong).first.click()
-                    page.wait_for_url(re.compile(r"/review/\d+$"))
-                    assert page.locator(".past-trick").count() >= 1
-                page.click("header form.inline button.link >> nth=0")  # log out
-                page.wait_for_url(f"{base}/")
-                assert violations == [], violations
-                page.close()
-        finally:
-            browser.close()
+
+    def drill(page: object, width: int) -> None:
+        wrong = _drill_a_whole_run(page, base, app, width)
+        with Session(app.extensions["jipai_engine"]) as db:  # type: ignore[attr-defined]
+            kept = db.exec(select(DrillSettings)).all()
+        assert [s.speed for s in kept if s.user_id == max(k.user_id for k in kept)] == [200]
+        if wrong:
+            page.goto(f"{base}/review")  # type: ignore[attr-defined]
+            page.get_by_text(wrong).first.click()  # type: ignore[attr-defined]
+            page.wait_for_url(re.compile(r"/review/\d+$"))  # type: ignore[attr-defined]
+            assert page.locator(".past-trick").count() >= 1  # type: ignore[attr-defined]
+
+    at_each_width(base, "walker", drill)

@@ -159,11 +159,21 @@ def test_try_again_from_the_review_and_mark_learned(app, alice, accounts, monkey
     with session(app) as db:
         learned = db.get(Attempt, mistake.id)
         assert learned.learned is not None and learned.due is None
+    # a right answer is no mistake: nothing to retry
+    right = _right_answer(app, alice, clock)
+    assert alice.post(f"/review/{right}/retry").status_code == 404
     # another player can neither retry nor mark it
     accounts.logout()
     accounts.sign_up("bob")
     assert alice.post(f"/review/{mistake.id}/retry").status_code == 404
     assert alice.post(f"/review/{mistake.id}/learned").status_code == 404
+
+
+def _right_answer(app, client, clock) -> int:
+    """Answer the next daily item right; the attempt's id."""
+    answer_item(client, app, run_id_of(client.post("/today/start")), True, clock)
+    with session(app) as db:
+        return db.exec(select(Attempt.id).where(col(Attempt.correct).is_(True))).first()
 
 
 def test_a_wrong_retry_keeps_the_mistake_due_soon_and_cannot_be_marked(app, alice, monkeypatch) -> None:

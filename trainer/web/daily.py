@@ -143,7 +143,7 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData) -> list[Any]:
     rows: list[Any] = [skill, overall, position]
     if run.retry_of is not None:
         mistake = db.exec(select(Attempt).where(Attempt.id == run.retry_of, Attempt.user_id == run.user_id)).first()
-        if mistake is not None and mistake.learned is None:
+        if mistake is not None and mistake.card is not None and mistake.learned is None:
             mistake.card, mistake.due = review(mistake.card, rating, now)
             rows.append(mistake)
     elif not attempt.correct:
@@ -586,9 +586,7 @@ def save_settings() -> Any:
 def retry(attempt_id: int) -> Any:
     """Try a mistake again now: its deal's trick replayed up to the moment, the same question."""
     db = get_session()
-    mistake = db.exec(select(Attempt).where(Attempt.id == attempt_id, Attempt.user_id == g.user.id)).first()
-    if mistake is None:
-        abort(404)
+    mistake = _mistake(db, attempt_id)
     run = retry_run(db, mistake, utcnow())
     _commit(run)
     return go(url_for("drills.run_page", run_id=run.id))
@@ -599,13 +597,20 @@ def retry(attempt_id: int) -> Any:
 def learned(attempt_id: int) -> Any:
     """Mark a mistake learned (after a right retry): it no longer comes back."""
     db = get_session()
-    mistake = db.exec(select(Attempt).where(Attempt.id == attempt_id, Attempt.user_id == g.user.id)).first()
-    if mistake is None:
-        abort(404)
+    mistake = _mistake(db, attempt_id)
     if last_retry(db, mistake) is True:
         mistake.learned, mistake.due = utcnow(), None
         _commit(mistake)
     return go(url_for("review.show", attempt_id=attempt_id))
+
+
+def _mistake(db: Session, attempt_id: int) -> Attempt:
+    """The signed-in user's wrong answer `attempt_id` (anything else is a 404)."""
+    mistake = db.exec(select(Attempt).where(Attempt.id == attempt_id, Attempt.user_id == g.user.id,
+                                            col(Attempt.correct).is_(False))).first()
+    if mistake is None:
+        abort(404)
+    return mistake
 
 
 def last_retry(db: Session, mistake: Attempt) -> bool | None:
