@@ -2,6 +2,7 @@
 skills, grading by time, the FSRS schedule, difficulty estimates and pace."""
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -9,7 +10,10 @@ from fsrs import Card, Rating
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.every_question import every_question
+from trainer.bots.random import random_record
 from trainer.drills.daily import (
+    ANSWER_KINDS,
     all_skills,
     estimate,
     grade,
@@ -22,6 +26,7 @@ from trainer.drills.daily import (
 )
 from trainer.drills.glicko import MAX_DEVIATION, MIN_DEVIATION, Glicko, play
 from trainer.drills.questions import QUESTION_TYPES
+from trainer.records import Position, parse_record
 
 
 def test_glickmans_worked_example() -> None:
@@ -104,3 +109,14 @@ def test_pace_rises_with_the_rating_within_bounds() -> None:
     assert pace_of(1500) == 2.0 and pace_of(2100) == 4.0 and pace_of(900) == 1.0
     assert pace_of(0) == 1.0 and pace_of(4000) == 6.0
     assert all(pace_of(r) <= pace_of(r + 50) for r in range(600, 2600, 50))
+
+
+def test_answer_kinds_are_those_the_questions_have() -> None:
+    seen = {}
+    for seed in range(6):
+        record = parse_record(random_record(random.Random(seed)))
+        for trick in (3, 12, 20):
+            for question, _snap in every_question(record, seed % 4, Position(trick, 4)):
+                seen[question.type] = question.kind
+    assert seen and all(ANSWER_KINDS[kind] == answer for kind, answer in seen.items())
+    assert set(ANSWER_KINDS) == set(QUESTION_TYPES)

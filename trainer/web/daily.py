@@ -40,6 +40,7 @@ from trainer.drills.glicko import Glicko, play
 from trainer.drills.questions import Question, make_question
 from trainer.drills.runs import position_after, snapshot_after
 from trainer.tracking.facts import facts_json
+from trainer.tracking.tracker import Snapshot
 from trainer.web import models
 from trainer.web.auth import login_required
 from trainer.web.db import get_session, write_lock
@@ -115,7 +116,7 @@ def _skill_row(db: Session, user_id: int, skill: str) -> UserSkill:
     return db.get(UserSkill, (user_id, skill)) or UserSkill(user_id=user_id, skill=skill)
 
 
-def answered(run: DrillRun, attempt: Attempt, data: DealData) -> list[Any]:
+def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) -> list[Any]:
     """Grade a new attempt (of any run): its skill and the ratings before and after (Glicko-2, the player
     against the position, overall too), the FSRS rating; a daily skill item reviews the skill's card, a
     retry reviews its mistake's card, any other wrong answer becomes a mistake card; a wrong answer
@@ -149,8 +150,7 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData) -> list[Any]:
     elif not attempt.correct:
         attempt.card, attempt.due = review(None, Rating.Again, now)
     if not attempt.correct:
-        attempt.cause = mistake_cause(Question.from_json(attempt.question), attempt.given,
-                                      data.snapshot(run.seat, plays), data.events[:plays])
+        attempt.cause = mistake_cause(Question.from_json(attempt.question), attempt.given, snap, data.events[:plays])
     if run.daily_kind in ("skill", "new"):
         skill.card, skill.due = review(skill.card, rating, now)
     day = local_day(now, settings(run.user_id).timezone)

@@ -27,6 +27,7 @@ from trainer.drills.definitions import DRILLS_DIR, Drill, load_drills
 from trainer.drills.questions import Question
 from trainer.drills.runs import asked_again, plan_run, question_at
 from trainer.engine.rules import PRESETS
+from trainer.tracking.tracker import Snapshot
 from trainer.web.auth import login_required
 from trainer.web.db import get_session, write_lock
 from trainer.web.dealdata import DealCache, DealData, DealKey, deal_cache
@@ -47,14 +48,14 @@ ACTIVE = "active"
 @dataclass(frozen=True, slots=True)
 class RunHooks:
     """What another part of the app (the daily training) adds to the run loop: `answered` gives the rows
-    to store with a new attempt (in the same commit); `finished` gives where a run that has just ended
+    to store with a new attempt (in the same commit; it gets what the seat knew then); `finished` gives where a run that has just ended
     goes instead of its summary (None: the summary)."""
 
-    answered: Callable[[DrillRun, Attempt, DealData], list[Any]]
+    answered: Callable[[DrillRun, Attempt, DealData, Snapshot], list[Any]]
     finished: Callable[[DrillRun], str | None]
 
 
-NO_HOOKS = RunHooks(lambda run, attempt, data: [], lambda run: None)
+NO_HOOKS = RunHooks(lambda run, attempt, data, snap: [], lambda run: None)
 
 
 def init_app(app: Flask) -> None:
@@ -330,7 +331,7 @@ def answer(run_id: int) -> Any:
                       expected=asked.question.answer, given=given, correct=asked.question.grade(given),
                       position=str(asked.position), seat=run.seat, deal_pk=run.deal_pk, created=now,
                       ms=max(0, round((now - shown).total_seconds() * 1000)))
-    _commit(attempt, *hooks().answered(run, attempt, data))
+    _commit(attempt, *hooks().answered(run, attempt, data, asked.snapshot))
     return _current(run, drill, data)
 
 
