@@ -95,7 +95,8 @@ def store_player(app: Any, name: str, attempts: int, deals: list[int], rng: rand
             "session_token": f"token-{name}", "failed_logins": 0}).scalar_one()
         runs = []
         for index in range(attempts // 10):
-            runs.append({"user_id": user_id, "drill_id": "daily", "deal_pk": rng.choice(deals), "seat": rng.randrange(4),
+            runs.append({"user_id": user_id, "drill_id": "daily", "deal_pk": rng.choice(deals),
+                         "seat": rng.randrange(4),
                          "seed": index, "checkpoints": [40], "cursor": 40, "status": "done",
                          "started": now - timedelta(days=365 * (1 - index / (attempts // 10)))})
         run_ids = [connection.execute(sa.insert(DrillRun).returning(DrillRun.id), runs[i]).scalar_one()
@@ -267,9 +268,11 @@ def choose(app: Any, user_id: int, requests: int) -> None:
             times.append(time.perf_counter() - start)
             found += chosen is not None
     print(f"nearest positions (selection)   : wall p50 {percentile(nearest, 50):6.1f} ms  p95 "
-          f"{percentile(nearest, 95):6.1f} ms; CPU p50 {percentile(cpus, 50):6.1f} ms  p95 {percentile(cpus, 95):6.1f} ms"
+          f"{percentile(nearest, 95):6.1f} ms; CPU p50 {percentile(cpus, 50):6.1f} ms  "
+          f"p95 {percentile(cpus, 95):6.1f} ms"
           "  (target p95 ≤ 20 ms)")
-    print(f"choose_position (+ tracker, cold): wall p50 {percentile(times, 50):6.1f} ms  p95 {percentile(times, 95):6.1f} ms"
+    print(f"choose_position (+ tracker, cold): wall p50 {percentile(times, 50):6.1f} ms  "
+          f"p95 {percentile(times, 95):6.1f} ms"
           f"  ({found}/{requests} found a position; the deal parsed here is the one the run page then reads)")
 
 

@@ -26,8 +26,9 @@ def at_each_width(base: str, prefix: str, body: Callable[[object, int], None]) -
                 violations: list[str] = []
                 page.on("console", lambda message, seen=violations: seen.append(message.text)
                         if "Content Security Policy" in message.text else None)
-                page.add_init_script("document.addEventListener('securitypolicyviolation', event => console.error("
-                                     "'Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI))")
+                page.add_init_script("document.addEventListener('securitypolicyviolation', event => "
+                                     "console.error('Content Security Policy violation: ' + event.violatedDirective"
+                                     " + ' ' + event.blockedURI))")
                 page.goto(f"{base}/auth/register")
                 page.fill("#username", f"{prefix}-{name}")
                 page.fill("#password", "correct horse")

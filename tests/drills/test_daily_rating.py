@@ -53,7 +53,8 @@ ratings = st.builds(Glicko, st.floats(600, 2600), st.floats(MIN_DEVIATION, MAX_D
 
 
 @given(ratings, ratings, st.booleans())
-def test_a_right_answer_raises_the_player_and_lowers_the_position(player: Glicko, position: Glicko, right: bool) -> None:
+def test_a_right_answer_raises_the_player_and_lowers_the_position(player: Glicko, position: Glicko,
+                                                                  right: bool) -> None:
     after, rated = play(player, position, right)
     assert (after.rating > player.rating) == right and (rated.rating < position.rating) == right
     assert MIN_DEVIATION <= after.deviation <= MAX_DEVIATION and MIN_DEVIATION <= rated.deviation <= MAX_DEVIATION
@@ -75,7 +76,8 @@ def test_skills_are_question_type_by_phase() -> None:
     ("trumps_unseen", False, 500, Rating.Again), ("trumps_unseen", True, 5_999, Rating.Easy),
     ("trumps_unseen", True, 6_000, Rating.Good), ("trumps_unseen", True, 20_000, Rating.Good),
     ("trumps_unseen", True, 20_001, Rating.Hard), ("top_in_play", True, 4_000, Rating.Easy),
-    ("top_in_play", True, 16_000, Rating.Hard), ("voids", True, 9_000, Rating.Easy), ("voids", True, 29_000, Rating.Good),
+    ("top_in_play", True, 16_000, Rating.Hard), ("voids", True, 9_000, Rating.Easy),
+    ("voids", True, 29_000, Rating.Good),
     ("live_pairs", True, 11_000, Rating.Easy), ("live_pairs", True, 39_000, Rating.Good),
     ("live_pairs", True, 41_000, Rating.Hard), ("live_pairs", False, 41_000, Rating.Again)])
 def test_grading_by_correctness_and_time(kind: str, right: bool, ms: int, rating: Rating) -> None:

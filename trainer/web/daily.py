@@ -46,7 +46,16 @@ from trainer.web.auth import login_required
 from trainer.web.db import get_session, write_lock
 from trainer.web.dealdata import DealData, deal_cache
 from trainer.web.drills import ACTIVE, RunHooks, lang, plays_at
-from trainer.web.models import Attempt, DailySession, DailySettings, Deal, DrillRun, PositionRating, PracticeDay, UserSkill
+from trainer.web.models import (
+    Attempt,
+    DailySession,
+    DailySettings,
+    Deal,
+    DrillRun,
+    PositionRating,
+    PracticeDay,
+    UserSkill,
+)
 from trainer.web.quiz import question_label
 from trainer.web.responses import go, render_page
 
@@ -224,8 +233,9 @@ def candidate_deals(db: Session, user_id: int, now: datetime, rng: random.Random
     random place in the library on, those not drilled in the last `FRESH_DAYS` days first:
     (pk, id, created, tricks). Each query walks one owner's deals in key order from that place
     (index `ix_deals_owner_id_hidden_pk`) and stops after a few rows, however large the library."""
+    since = now - timedelta(days=FRESH_DAYS)
     recent = set(db.exec(select(DrillRun.deal_pk).where(DrillRun.user_id == user_id,
-                                                        col(DrillRun.started) >= now - timedelta(days=FRESH_DAYS))).all())
+                                                        col(DrillRun.started) >= since)).all())
     top = db.exec(select(func.max(Deal.pk))).one() or 0
     start = rng.randint(0, top)
     found: dict[int, Any] = {}
@@ -270,7 +280,8 @@ def nearest_positions(db: Session, user_id: int, skill: str, target: float, pace
         if row.seat == seats[row.deal_pk]} if seats else {}
     options = [Candidate((pk, deal_id, created), seats[pk], trick * 4,
                          stored.get((pk, trick * 4), estimate(kind, trick * 4, pace)))
-               for pk, deal_id, created, tricks in deals for trick in range(1, tricks) if phase_of(trick, tricks) == phase]
+               for pk, deal_id, created, tricks in deals for trick in range(1, tricks)
+               if phase_of(trick, tricks) == phase]
     return [option for _distance, _tie, option in sorted(((abs(o.rating - target), rng.random(), o) for o in options),
                                                         key=lambda item: item[:2])]
 
@@ -332,8 +343,9 @@ def _deal_key(db: Session, deal_pk: int) -> tuple[int, str, datetime]:
 def next_run(db: Session, daily: DailySession, now: datetime) -> DrillRun | None:
     """The session's next item, or None when its time is spent or nothing can be asked: a pending
     retry; else a due mistake; else the due skill of lowest retrievability; else a new skill (up to
-    `NEW_PER_DAY`); else practice of the skill of lowest retrievability (not the one just asked). A skill gets a fresh position near the player's
-    rating (moved by the difficulty setting), at a pace that rises with the rating."""
+    `NEW_PER_DAY`); else practice of the skill of lowest retrievability (not the one just asked).
+    A skill gets a fresh position near the player's rating (moved by the difficulty setting), at a
+    pace that rises with the rating."""
     items = session_runs(db, daily)
     pending = [run for run, attempt in items if attempt is None and run.status == ACTIVE]
     if pending:

@@ -47,9 +47,10 @@ ACTIVE = "active"
 
 @dataclass(frozen=True, slots=True)
 class RunHooks:
-    """What another part of the app (the daily training) adds to the run loop: `answered` gives the rows
-    to store with a new attempt (in the same commit; it gets what the seat knew then); `finished` gives where a run that has just ended
-    goes instead of its summary (None: the summary)."""
+    """What another part of the app (the daily training) adds to the run loop: `answered` gives the
+    rows to store with a new attempt (in the same commit; it gets what the seat knew then);
+    `finished` gives where a run that has just ended goes instead of its summary (None: the
+    summary)."""
 
     answered: Callable[[DrillRun, Attempt, DealData, Snapshot], list[Any]]
     finished: Callable[[DrillRun], str | None]

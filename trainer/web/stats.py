@@ -156,7 +156,8 @@ def weekly(rows: Sequence[tuple[date, str, int, int, int]], today: date) -> list
     kinds = list(QUESTION_TYPES)
     for kind in sorted(tallies, key=lambda k: kinds.index(k) if k in kinds else len(kinds)):
         weeks = tallies[kind]
-        bars = [Bar(PAD + step * index, (HEIGHT - 2 * PAD) * right / asked, week, asked, right / asked, ms / asked / 1000)
+        bars = [Bar(PAD + step * index, (HEIGHT - 2 * PAD) * right / asked, week, asked, right / asked,
+                    ms / asked / 1000)
                 for index in range(WEEKS) for week in [first + timedelta(weeks=index)]
                 for asked, right, ms in [weeks.get(week, [0, 0, 0])] if asked]
         asked = sum(t[0] for t in weeks.values())
