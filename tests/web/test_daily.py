@@ -106,6 +106,8 @@ def test_skills_and_mistakes_come_back_on_schedule_over_weeks(app, alice, monkey
         reviewed = [a.skill for run, a in today if run.daily_kind == "skill"]
         assert set(reviewed) <= due_skills and not set(reviewed) & not_due
         assert all(kind in ("mistake", "skill") for kind in kinds[:len(retried) + len(reviewed)])
+        if {"new", "practice"} & set(kinds):  # new material only once nothing due is left behind
+            assert set(retried) == set(due_mistakes) and set(reviewed) == due_skills
         clock.advance(days=1)
     with session(app) as db:
         sessions = db.exec(select(DailySession).order_by(col(DailySession.day))).all()

@@ -71,6 +71,8 @@ CANDIDATE_DEALS = 6
 """How many deals choosing a position looks at."""
 TRIES = 12
 """How many positions (nearest the target first) are tried for an informative question."""
+ROUNDS = 3
+"""How many draws of candidate deals are tried before a skill is left for another day."""
 
 
 def utcnow() -> datetime:
@@ -289,19 +291,21 @@ def nearest_positions(db: Session, user_id: int, skill: str, target: float, pace
 def choose_position(db: Session, user_id: int, skill: str, target: float, pace: float, now: datetime,
                     rng: random.Random) -> Chosen | None:
     """A fresh position for `skill` near `target` (`nearest_positions`): the first, nearest first, with an
-    informative question of the skill's type (the tracker replays the deal from the seat)."""
+    informative question of the skill's type (the tracker replays the deal from the seat); up to
+    `ROUNDS` draws of candidate deals, else None."""
     kind = split_skill(skill)[0]
-    for option in nearest_positions(db, user_id, skill, target, pace, now, rng)[:TRIES]:
-        data = deal_cache().get(db, option.key)
-        if option.plays >= data.total:
-            continue
-        snap = snapshot_after(data.record, option.seat, option.plays, data.events)
-        opening = facts_json(snapshot_after(data.record, option.seat, 0, data.events),
-                             str(position_after(data.record, 0)))
-        question = make_question(kind, facts_json(snap, str(position_after(data.record, option.plays))), snap, rng,
-                                 opening)
-        if question is not None:
-            return Chosen(option.key[0], option.seat, option.plays, question, option.rating)
+    for _round in range(ROUNDS):
+        for option in nearest_positions(db, user_id, skill, target, pace, now, rng)[:TRIES]:
+            data = deal_cache().get(db, option.key)
+            if option.plays >= data.total:
+                continue
+            snap = snapshot_after(data.record, option.seat, option.plays, data.events)
+            opening = facts_json(snapshot_after(data.record, option.seat, 0, data.events),
+                                 str(position_after(data.record, 0)))
+            question = make_question(kind, facts_json(snap, str(position_after(data.record, option.plays))), snap,
+                                     rng, opening)
+            if question is not None:
+                return Chosen(option.key[0], option.seat, option.plays, question, option.rating)
     return None
 
 
@@ -353,7 +357,7 @@ def next_run(db: Session, daily: DailySession, now: datetime) -> DrillRun | None
     if daily.finished is not None or spent_ms(items) >= daily.budget_ms:
         return None
     asked = {run.retry_of for run, _a in items if run.retry_of is not None}
-    done_skills = {a.skill for _r, a in items if a is not None}
+    done_skills = {a.skill for r, a in items if a is not None and r.retry_of is None}
     due = due_now(db, daily.user_id, now)
     for mistake_id in due.mistakes:
         if mistake_id not in asked:
