@@ -54,6 +54,13 @@ def test_the_dashboard_draws_what_was_answered(app, alice, accounts, monkeypatch
     right = Counter(a.question_type for a in answers if a.correct)
     for kind, count in per_type.items():
         assert f"{count} 题 · {round(100 * right[kind] / count)}%" in text
+    # each bar inside its chart, as tall as the week's share of right answers
+    bars = re.findall(r'<rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)" '
+                      r'class="bar"><title>[\d-]+: (\d+)%', text)
+    assert len(bars) == len(per_type)  # one week, one bar per question type
+    for y, height, title in bars:
+        assert 0 <= float(y) and float(y) + float(height) <= 48 - 4 + 0.01
+        assert abs(float(height) - max(40 * int(title) / 100, 1)) <= 0.6
     # mistake causes as stored
     causes = Counter(a.cause for a in answers if not a.correct)
     assert None not in causes

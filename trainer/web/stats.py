@@ -32,6 +32,8 @@ bp = Blueprint("stats", __name__)
 
 WIDTH, HEIGHT, PAD = 320.0, 120.0, 4.0
 """A chart's drawing area (SVG user units; the SVG scales to the page's width)."""
+BARS_HEIGHT = 48.0
+"""The height of a question type's weekly chart."""
 WEEKS = 12
 """Weeks the accuracy charts show."""
 WEAKEST = 5
@@ -71,9 +73,10 @@ def line(values: Sequence[tuple[date, float]], low: float | None = None, high: f
 
 @dataclass(frozen=True, slots=True)
 class Bar:
-    """One bar of a weekly chart: its place and height in drawing units, and what it shows."""
+    """One bar of a weekly chart: its place (left, top) and height in drawing units, and what it shows."""
 
     x: float
+    y: float
     height: float
     week: date
     asked: int
@@ -83,11 +86,13 @@ class Bar:
 
 @dataclass(frozen=True, slots=True)
 class TypeWeeks:
-    """One question type's last weeks: a bar of accuracy per week, and its answers in all."""
+    """One question type's last weeks: a bar of accuracy per week, a line of the mean answer time
+    (the slowest week at the top), and its answers in all."""
 
     kind: str
     label: str
     bars: list[Bar]
+    times: str
     asked: int
     accuracy: float
     seconds: float
@@ -156,13 +161,20 @@ def weekly(rows: Sequence[tuple[date, str, int, int, int]], today: date) -> list
     kinds = list(QUESTION_TYPES)
     for kind in sorted(tallies, key=lambda k: kinds.index(k) if k in kinds else len(kinds)):
         weeks = tallies[kind]
-        bars = [Bar(PAD + step * index, (HEIGHT - 2 * PAD) * right / asked, week, asked, right / asked,
-                    ms / asked / 1000)
-                for index in range(WEEKS) for week in [first + timedelta(weeks=index)]
-                for asked, right, ms in [weeks.get(week, [0, 0, 0])] if asked]
-        asked = sum(t[0] for t in weeks.values())
-        out.append(TypeWeeks(kind, question_label(kind), bars, asked, sum(t[1] for t in weeks.values()) / asked,
-                             sum(t[2] for t in weeks.values()) / asked / 1000))
+        bars = []
+        for index in range(WEEKS):
+            week = first + timedelta(weeks=index)
+            asked, right, ms = weeks.get(week, [0, 0, 0])
+            if asked:
+                height = max((BARS_HEIGHT - 2 * PAD) * right / asked, 1.0)
+                bars.append(Bar(PAD + step * index, BARS_HEIGHT - PAD - height, height, week, asked, right / asked,
+                                ms / asked / 1000))
+        slowest = max((bar.seconds for bar in bars), default=1.0) or 1.0
+        span = BARS_HEIGHT - 2 * PAD
+        times = " ".join(f"{bar.x + (step - 2) / 2:.1f},{BARS_HEIGHT - PAD - span * bar.seconds / slowest:.1f}"
+                         for bar in bars)
+        asked, right, ms = (sum(t[n] for t in weeks.values()) for n in range(3))
+        out.append(TypeWeeks(kind, question_label(kind), bars, times, asked, right / asked, ms / asked / 1000))
     return out
 
 
@@ -233,4 +245,5 @@ def dashboard(user_id: int, chosen: str | None) -> Dashboard:
 def index() -> Any:
     """The dashboard; `?skill=` picks the skill whose rating history is drawn (htmx swaps that chart)."""
     board = dashboard(g.user.id, request.args.get("skill"))
-    return render_page("stats/index.html", "stats/_rating.html", board=board, width=WIDTH, height=HEIGHT)
+    return render_page("stats/index.html", "stats/_rating.html", board=board, width=WIDTH, height=HEIGHT,
+                       bars_height=BARS_HEIGHT)
