@@ -465,9 +465,10 @@ def skill_labels(skills: Sequence[str]) -> dict[str, str]:
             for skill in skills}
 
 
-def day_result(db: Session, daily: DailySession) -> DayResult:
-    """What a session did (its items' attempts, the skills' and mistakes' next due dates)."""
-    answers = [a for _r, a in session_runs(db, daily) if a is not None]
+def day_result(db: Session, daily: DailySession, items: Sequence[tuple[DrillRun, Attempt | None]]) -> DayResult:
+    """What a session did (its items with their attempts, `session_runs`; the skills' and mistakes'
+    next due dates)."""
+    answers = [a for _r, a in items if a is not None]
     firsts: dict[str, tuple[float, float]] = {}
     for attempt in answers:
         if attempt.skill and attempt.rating_before is not None and attempt.rating_after is not None:
@@ -475,7 +476,7 @@ def day_result(db: Session, daily: DailySession) -> DayResult:
             firsts[attempt.skill] = (first[0], attempt.rating_after)
     dues = dict(db.exec(select(UserSkill.skill, UserSkill.due).where(UserSkill.user_id == daily.user_id,
                                                                      col(UserSkill.skill).in_(list(firsts)))).all())
-    retried = [r for r, _a in session_runs(db, daily) if r.retry_of is not None]
+    retried = [r for r, _a in items if r.retry_of is not None]
     originals = {a.id: a for a in db.exec(select(Attempt).where(
         Attempt.user_id == daily.user_id, col(Attempt.id).in_([r.retry_of for r in retried]))).all()}
     language = lang()
@@ -526,7 +527,7 @@ def today() -> Any:
     if state.session is not None:
         items = session_runs(db, state.session)
         context.update(spent=spent_ms(items) / 1000, answered=sum(1 for _r, a in items if a),
-                       result=day_result(db, state.session) if state.done else None,
+                       result=day_result(db, state.session, items) if state.done else None,
                        pending=[r for r, a in items if a is None and r.status == ACTIVE])
     return render_page("today/index.html", "today/_today.html", **context)
 
