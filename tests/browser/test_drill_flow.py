@@ -28,9 +28,8 @@ from trainer.records import parse_record
 from trainer.web import create_app
 from trainer.web.models import Attempt, Deal, DrillRun, DrillSettings
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from browsing import CHROMIUM, at_each_width
+
 
 
 def require_chromium(path: str) -> None:
@@ -174,35 +173,20 @@ def _drill_a_whole_run(page: object, base: str, app: object, width: int) -> str:
 
 def test_a_drill_in_the_browser(live_app) -> None:
     require_chromium(CHROMIUM)
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     base, app = live_app
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            for name, width in (("desktop", 1280), ("phone", 390)):
-                page = browser.new_page(viewport={"width": width, "height": 844})
-                page.set_default_timeout(60_000)
-                violations: list[str] = []
-                page.on("console", lambda message, seen=violations: seen.append(message.text)
-                        if "Content Security Policy" in message.text else None)
-                page.add_init_script("document.addEventListener('securitypolicyviolation', event => console.error("
-                                     "'Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI))")
-                _register(page, base, f"walker-{name}")
-                wrong = _drill_a_whole_run(page, base, app, width)
-                with Session(app.extensions["jipai_engine"]) as db:  # type: ignore[attr-defined]
-                    kept = db.exec(select(DrillSettings)).all()
-                assert [s.speed for s in kept if s.user_id == max(k.user_id for k in kept)] == [200]
-                if wrong:
-                    page.goto(f"{base}/review")
-                    page.get_by_text(wrong).first.click()
-                    page.wait_for_url(re.compile(r"/review/\d+$"))
-                    assert page.locator(".past-trick").count() >= 1
-                page.click("header form.inline button.link >> nth=0")  # log out
-                page.wait_for_url(f"{base}/")
-                assert violations == [], violations
-                page.close()
-        finally:
-            browser.close()
+
+    def drill(page: object, width: int) -> None:
+        wrong = _drill_a_whole_run(page, base, app, width)
+        with Session(app.extensions["jipai_engine"]) as db:  # type: ignore[attr-defined]
+            kept = db.exec(select(DrillSettings)).all()
+        assert [s.speed for s in kept if s.user_id == max(k.user_id for k in kept)] == [200]
+        if wrong:
+            page.goto(f"{base}/review")  # type: ignore[attr-defined]
+            page.get_by_text(wrong).first.click()  # type: ignore[attr-defined]
+            page.wait_for_url(re.compile(r"/review/\d+$"))  # type: ignore[attr-defined]
+            assert page.locator(".past-trick").count() >= 1  # type: ignore[attr-defined]
+
+    at_each_width(base, "walker", drill)
 
 
 def _short_gouji_run(app: object, run_id: int) -> None:
@@ -262,28 +246,17 @@ def test_a_gouji_drill_in_the_browser(live_app) -> None:
     """A 够级 drill end to end at a desktop's width and a phone's: the six-seat table (me at the bottom, 对头 at
     the top, my team marked), answers by keyboard, the summary and the review of a mistake, under the CSP."""
     require_chromium(CHROMIUM)
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     base, app = live_app
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            for name, width in (("desktop", 1280), ("phone", 390)):
-                page = browser.new_page(viewport={"width": width, "height": 844})
-                page.set_default_timeout(60_000)
-                violations: list[str] = []
-                page.on("console", lambda message, seen=violations: seen.append(message.text)
-                        if "Content Security Policy" in message.text else None)
-                _register(page, base, f"gouji-{name}")
-                wrong = _gouji_run(page, base, app, width)
-                if wrong:
-                    page.goto(f"{base}/review")
-                    page.get_by_text(wrong).first.click()
-                    page.wait_for_url(re.compile(r"/review/\d+$"))
-                    assert page.locator(".table.gouji").count() == 1
-                assert violations == [], violations
-                page.close()
-        finally:
-            browser.close()
+
+    def gouji(page: object, width: int) -> None:
+        wrong = _gouji_run(page, base, app, width)
+        if wrong:
+            page.goto(f"{base}/review")  # type: ignore[attr-defined]
+            page.get_by_text(wrong).first.click()  # type: ignore[attr-defined]
+            page.wait_for_url(re.compile(r"/review/\d+$"))  # type: ignore[attr-defined]
+            assert page.locator(".table.gouji").count() == 1  # type: ignore[attr-defined]
+
+    at_each_width(base, "gouji", gouji)
 
 
 FITS = """() => {
@@ -300,34 +273,23 @@ def test_three_and_four_deck_hands_fit_desktop_and_phone(live_app) -> None:
     """A 记三张 and a 四副牌 run on the starter library's deals: the whole hand (up to 39 and 52 cards)
     is drawn, every card inside the window, and the page never scrolls sideways, at 1280 and 390 px."""
     require_chromium(CHROMIUM)
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     base, app = live_app
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            for name, width in (("desktop", 1280), ("phone", 390)):
-                page = browser.new_page(viewport={"width": width, "height": 844})
-                page.set_default_timeout(60_000)
-                page.goto(f"{base}/auth/register")
-                page.fill("#username", f"counter-{name}")
-                page.fill("#password", "correct horse")
-                page.fill("#confirm", "correct horse")
-                page.click("button[type=submit]")
-                page.wait_for_url(lambda url: "/auth/" not in url)
-                for drill, decks in (("triples", 3), ("four-decks", 4)):
-                    page.goto(f"{base}/drills")
-                    page.click(f"#drill-{drill} button[type=submit]")
-                    page.wait_for_url(re.compile(r"/runs/\d+$"))
-                    run_id = int(page.url.rsplit("/", 1)[1])
-                    with Session(app.extensions["jipai_engine"]) as db:  # type: ignore[attr-defined]
-                        run = db.get(DrillRun, run_id)
-                        record = parse_record(db.get(Deal, run.deal_pk).record)
-                        held = len(record.playing_hands()[run.seat])
-                    assert record.rules.decks == decks
-                    fits = page.evaluate(FITS)
-                    assert fits["cards"] == held == {3: 39, 4: 52}[decks], (name, drill, fits)
-                    assert fits["outside"] == 0 and fits["scroll"] <= width, (name, drill, fits)
-                    assert fits["hand"] < 700, (name, drill, fits)  # a phone shows the hand without endless scrolling
-                page.close()
-        finally:
-            browser.close()
+
+    def hands(page: object, width: int) -> None:
+        name = "desktop" if width > 400 else "phone"
+        for drill, decks in (("triples", 3), ("four-decks", 4)):
+            page.goto(f"{base}/drills")
+            page.click(f"#drill-{drill} button[type=submit]")
+            page.wait_for_url(re.compile(r"/runs/\d+$"))
+            run_id = int(page.url.rsplit("/", 1)[1])
+            with Session(app.extensions["jipai_engine"]) as db:  # type: ignore[attr-defined]
+                run = db.get(DrillRun, run_id)
+                record = parse_record(db.get(Deal, run.deal_pk).record)
+                held = len(record.playing_hands()[run.seat])
+            assert record.rules.decks == decks
+            fits = page.evaluate(FITS)
+            assert fits["cards"] == held == {3: 39, 4: 52}[decks], (name, drill, fits)
+            assert fits["outside"] == 0 and fits["scroll"] <= width, (name, drill, fits)
+            assert fits["hand"] < 700, (name, drill, fits)  # a phone shows the hand without endless scrolling
+
+    at_each_width(base, "counter", hands)

@@ -12,7 +12,8 @@ import re
 import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, select
-from test_drill_flow import ARGS, CHROMIUM, live_app, require_chromium  # noqa: F401  (live_app is a fixture)
+from browsing import ARGS, CHROMIUM
+from test_drill_flow import live_app, require_chromium  # noqa: F401  (live_app is a fixture)
 
 from trainer.signals.quiz import load_signal_drills
 from trainer.web.models import Attempt, DrillRun, DrillSettings, User

@@ -1,6 +1,8 @@
 """The app factory: config from the environment, the instance folder, first start, `trainer serve`."""
 from __future__ import annotations
 
+import json
+import lzma
 import os
 import subprocess
 import sys
@@ -154,8 +156,10 @@ def test_one_session_per_request_is_closed_afterwards(app) -> None:
 def test_the_shipped_starter_library_loads(make_app) -> None:
     folder = Path(__file__).parents[2] / "drills" / "deals"
     files = list(folder.glob("*.json")) + list(folder.glob("*/*.json"))  # the signal deals in signals/ too
+    shipped = json.loads(lzma.decompress((folder / "library-standard.json.xz").read_bytes()))
+    assert len(shipped) == 1000 and {record["rules"] for record in shipped} == {"standard"}
     app = make_app(STARTER_DEALS_DIR=str(folder))
-    assert _shared_count(app) == len(files) > len(list(folder.glob("*.json"))) > 0
+    assert _shared_count(app) == len(files) + len(shipped) > 1000
 
 
 def test_gunicorn_reads_the_workers_settings_from_the_project_folder(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ __all__ = [
     "DRILLS_DIR",
     "Asked",
     "RunPlan",
+    "asked_again",
     "informative_at",
     "plan_run",
     "position_after",
@@ -124,3 +125,11 @@ def question_at(drill: Drill, record: DealRecord, seat: int, plays: int, seed: i
     fallback = make_question("trumps_unseen", facts, snap, rng)
     assert fallback is not None, "trumps_unseen always applies"
     return Asked(fallback, snap, facts, position)
+
+
+def asked_again(question: Question, record: DealRecord, seat: int, plays: int, events: Sequence[PlayEvent]) -> Asked:
+    """A question fixed in advance (a daily item's, a mistake's) asked after `plays` plays from `seat`,
+    with what `seat` knows then."""
+    position = position_after(record, plays)
+    snap = snapshot_after(record, seat, plays, events)
+    return Asked(question, snap, facts_json(snap, str(position)), position)

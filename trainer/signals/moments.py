@@ -10,7 +10,7 @@ laid), and the leader's first pass decision after a signal.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from math import comb, factorial
 from typing import Any

@@ -100,7 +100,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.app_ctx_globals_class = Globals
     app.session_interface = RememberingSessionInterface()
-    from trainer.web import auth, deals, drills, home, review, sigquiz
+    from trainer.web import auth, daily, deals, drills, home, review, sigquiz, stats
 
     drills.init_app(app)
     sigquiz.init_app(app)  # before the database: a malformed convention file stops the start right away
@@ -117,6 +117,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(drills.bp)
     app.register_blueprint(review.bp)
     app.register_blueprint(sigquiz.bp)
+    daily.init_app(app)
+    app.register_blueprint(daily.bp)
+    app.register_blueprint(stats.bp)
 
     _register_error_pages(app)
     app.after_request(_vary_on_htmx)

@@ -10,9 +10,9 @@ posts a step of one play. GETs write nothing; a run resumes at its last stored p
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +22,13 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlmodel import Session, col, func, select
 
+from trainer.drills.daily import DAILY_ID, daily_drill
 from trainer.drills.definitions import DRILLS_DIR, Drill, load_drills
 from trainer.drills.questions import Question
-from trainer.drills.runs import plan_run, question_at
+from trainer.drills.runs import asked_again, plan_run, question_at
 from trainer.engine.rules import PRESETS
 from trainer.gouji.rules import PRESETS as GOUJI_PRESETS
+from trainer.tracking.tracker import Snapshot
 from trainer.web.auth import login_required
 from trainer.web.db import get_session, write_lock
 from trainer.web.dealdata import DealCache, DealData, DealKey, deal_cache
@@ -45,10 +47,37 @@ DONE = "done"
 ACTIVE = "active"
 
 
+@dataclass(frozen=True, slots=True)
+class RunHooks:
+    """What another part of the app (the daily training) adds to the run loop: `answered` gives the
+    rows to store with a new attempt (in the same commit; it gets what the seat knew then);
+    `finished` gives where a run that has just ended goes instead of its summary (None: the
+    summary)."""
+
+    answered: Callable[[DrillRun, Attempt, DealData, Snapshot], list[Any]]
+    finished: Callable[[DrillRun], str | None]
+
+
+NO_HOOKS = RunHooks(lambda run, attempt, data, snap: [], lambda run: None)
+
+
 def init_app(app: Flask) -> None:
-    """Load the curriculum (`DRILLS_DIR`) and make the app's deal cache."""
+    """Load the curriculum (`DRILLS_DIR`), make the app's deal cache and the daily items' drill."""
     app.extensions["jipai_drills"] = load_drills(Path(app.config.get("DRILLS_DIR") or DRILLS_DIR))
     app.extensions["jipai_deal_cache"] = DealCache(app.config.get("DEAL_CACHE_SIZE", 512))
+    app.extensions["jipai_daily_drill"] = daily_drill()
+
+
+def hooks() -> RunHooks:
+    """The run loop's hooks (`RunHooks`; none registered: no rows added, the summary after a run)."""
+    return current_app.extensions.get("jipai_run_hooks", NO_HOOKS)
+
+
+def run_drill(drill_id: str) -> Drill | None:
+    """The drill a run of `drill_id` runs as: a curriculum drill, or the daily items' one."""
+    if drill_id == DAILY_ID:
+        return current_app.extensions["jipai_daily_drill"]
+    return drills().get(drill_id)
 
 
 def drills() -> dict[str, Drill]:
@@ -168,11 +197,12 @@ ANSWERED = select(Attempt).where(Attempt.run_id == sa.bindparam("run"), Attempt.
 def _load(run_id: int) -> tuple[DrillRun, Drill, DealData | GoujiDealData]:
     """The signed-in user's run (another's is a 404), its drill and its deal, parsed (and their settings)."""
     found = get_session().exec(RUN, params={"run": run_id, "user": g.user.id}).first()
-    if found is None or found[0].drill_id not in drills():
+    drill = run_drill(found[0].drill_id) if found is not None else None
+    if found is None or drill is None:
         abort(404)
     run, deal_id, created, mine = found
     g.drill_settings = mine or DrillSettings(user_id=run.user_id)
-    return run, drills()[run.drill_id], deal_cache().get(get_session(), (run.deal_pk, deal_id, created))
+    return run, drill, deal_cache().get(get_session(), (run.deal_pk, deal_id, created))
 
 
 def _answered(run: DrillRun) -> Attempt | None:
@@ -201,7 +231,7 @@ def _render(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | None
         "table": gouji_stretch(data, run.seat, run.cursor, end if end is not None else run.cursor, drill.hand_sizes)
         if isinstance(data, GoujiDealData) else stretch(data, run.seat, run.cursor, end if end is not None else run.cursor),
         "end": end, "settings": mine, "speeds": SPEEDS, "number": len(run.checkpoints),
-        "delay": round(1000 / drill.cards_per_second * 100 / mine.speed), "fragment": wants_fragment(),
+        "delay": round(1000 / (run.pace or drill.cards_per_second) * 100 / mine.speed), "fragment": wants_fragment(),
         "phase": "question" if asking else "feedback" if attempt is not None else "play"}
     if asking:
         context["question"] = _question(run, drill, data).question
@@ -211,7 +241,10 @@ def _render(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | None
 
 
 def _question(run: DrillRun, drill: Drill, data: DealData) -> Any:
-    """The question at the checkpoint the cursor is on (a pure function of the run and the deal)."""
+    """The question at the checkpoint the cursor is on (a pure function of the run and the deal; the
+    run's own when it has one)."""
+    if run.question is not None:
+        return asked_again(Question.from_json(run.question), data.record, run.seat, run.cursor, data.events)
     index = run.checkpoints.index(run.cursor)
     if isinstance(data, GoujiDealData):
         return gouji_question(drill, data, run.seat, run.cursor, run.seed, index)
@@ -297,7 +330,8 @@ def step(run_id: int) -> Any:
     elif run.cursor < to <= target:  # a play not reached before: no answer there yet
         run.cursor, run.shown_at, attempt = to, utcnow() if to == target else run.shown_at, None
     _commit(run)
-    return _current(run, drill, data, attempt)
+    after = hooks().finished(run) if run.status == DONE else None
+    return go(after) if after else _current(run, drill, data, attempt)
 
 
 @bp.route("/runs/<id:run_id>/answer", methods=("POST",))
@@ -318,14 +352,14 @@ def answer(run_id: int) -> Any:
         given = read_answer(asked.question, values)
     except AnswerError as error:
         return _render(run, drill, data, None, 422, str(error), values)
-    now = datetime.now(UTC)
+    now = utcnow()
     shown = run.shown_at.replace(tzinfo=UTC) if run.shown_at else now
     attempt = Attempt(run_id=run.id, user_id=run.user_id, checkpoint=checkpoint,
                       question=asked.question.to_json(), question_type=asked.question.type, suit=asked.question.suit,
                       expected=asked.question.answer, given=given, correct=asked.question.grade(given),
                       position=str(asked.position), seat=run.seat, deal_pk=run.deal_pk, created=now,
                       ms=max(0, round((now - shown).total_seconds() * 1000)))
-    if not _commit(attempt):  # answered meanwhile, by another request
+    if not _commit(attempt, *hooks().answered(run, attempt, data, asked.snapshot)):  # answered meanwhile
         attempt = _answered(run)
     return _current(run, drill, data, attempt)
 

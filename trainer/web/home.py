@@ -11,6 +11,7 @@ from flask_babel import get_locale
 from sqlalchemy.orm import load_only
 from sqlmodel import col, func, select
 
+from trainer.web.daily import today_of
 from trainer.web.db import get_session
 from trainer.web.display import as_card_view, preset_label, source_label, text_parts, trump_short
 from trainer.web.drills import ACTIVE, drills, lang
@@ -23,12 +24,12 @@ bp = Blueprint("home", __name__)
 
 @bp.route("/")
 def index() -> Any:
-    """The player's start page: runs in progress, the mistakes to review, the drills and the deal
-    library (a visitor: what the trainer is, and register or log in)."""
+    """The player's start page: today's session (what is due, the streak), runs in progress, the
+    mistakes to review, the drills and the deal library (a visitor: what the trainer is, and register or log in)."""
     if g.user is None:
         return render_page("home/index.html", "home/_start.html")
     return render_page("home/index.html", "home/_start.html", start=start_page(g.user.id), lang=lang(),
-                       drills=list(drills().values()))
+                       drills=list(drills().values()), today=today_of(g.user.id))
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ library plus the signed-in user's own deals: another user's private deal is neve
 """
 from __future__ import annotations
 
+import lzma
 import re
 import secrets
 from collections.abc import Sequence
@@ -307,15 +308,18 @@ def visible_deals(session: Session, owner_id: int, filters: Filters, after: Curs
 
 def starter_records(folder: Path, generate_count: int) -> list[Any]:
     """The starter library: the records in `folder/*.json` and its subfolders' `*.json` (the signal deals
-    of `drills/deals/signals/`), or `generate_count` generated deals (seed 1, standard rules) when the folder
-    has none."""
-    files = sorted(folder.glob("*.json")) + sorted(folder.glob("*/*.json")) if folder.is_dir() else []
+    of `drills/deals/signals/`) and the xz-compressed ones in `folder/*.json.xz` (a JSON array each: the
+    shipped library of 1,000 deals), or `generate_count` generated deals (seed 1, standard rules) when the
+    folder has none."""
+    files = (sorted([*folder.glob("*.json"), *folder.glob("*.json.xz")]) + sorted(folder.glob("*/*.json"))
+             if folder.is_dir() else [])
     if not files:
         return generate_records(Rules(), seed=1, count=generate_count) if generate_count else []
     records: list[Any] = []
     for path in files:
         try:
-            records.extend(records_from_text(path.read_bytes()))
+            raw = path.read_bytes()
+            records.extend(records_from_text(lzma.decompress(raw) if path.suffix == ".xz" else raw))
         except LibraryError as error:
             raise LibraryError(f"{path}: {error}", error.detail) from None
     return records

@@ -1,4 +1,5 @@
-"""The web app's tables (SQLModel): users, deals, drill runs and their attempts. Schema changes go through `migrations/` (alembic).
+"""The web app's tables (SQLModel): users, deals, drill runs and their attempts, and the daily training's
+skills, sessions, position ratings and practice days. Schema changes go through `migrations/` (alembic).
 
 Every table the app uses is defined here (or imported here), so that `SQLModel.metadata` — which
 the migrations compare against — sees them all. New tables: add the model, then
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -144,6 +145,15 @@ class DrillRun(SQLModel, table=True):
     finished: datetime | None = None
     signals: str | None = Field(default=None, sa_type=sa.String(40),
                                 description="a signal drill's convention set (the player's at the start)")
+    daily_id: int | None = Field(default=None, foreign_key="daily_sessions.id", ondelete="CASCADE", index=True,
+                                 description="the daily session this one-question run is an item of")
+    daily_kind: str | None = Field(default=None, sa_type=sa.String(8), description="mistake, skill or new")
+    retry_of: int | None = Field(default=None, index=True,
+                                 description="the wrong attempt this run asks again (no foreign key: attempts "
+                                             "refer to runs)")
+    question: dict[str, Any] | None = Field(default=None, sa_type=JSON,
+                                            description="the question asked at the only checkpoint, when fixed")
+    pace: float | None = Field(default=None, description="cards per second, instead of the drill's")
 
 
 class Attempt(SQLModel, table=True):
@@ -159,6 +169,8 @@ class Attempt(SQLModel, table=True):
         sa.UniqueConstraint("run_id", "checkpoint"),
         sa.Index("ix_attempts_user_id_correct_created", "user_id", "correct", "created"),
         sa.Index("ix_attempts_user_id_correct_id", "user_id", "correct", "id"),
+        sa.Index("ix_attempts_user_id_due", "user_id", "due"),
+        sa.Index("ix_attempts_user_id_cause", "user_id", "cause"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -176,6 +188,14 @@ class Attempt(SQLModel, table=True):
     seat: int
     deal_pk: int = Field(foreign_key="deals.pk", ondelete="CASCADE", index=True)
     created: datetime = Field(default_factory=utcnow)
+    skill: str | None = Field(default=None, sa_type=sa.String(40), description="question type:phase")
+    rating_before: float | None = Field(default=None, description="the skill's rating before the answer")
+    rating_after: float | None = None
+    fsrs_rating: int | None = Field(default=None, description="the FSRS rating the answer gave (1 Again … 4 Easy)")
+    card: dict[str, Any] | None = Field(default=None, sa_type=JSON, description="a mistake's FSRS card")
+    due: datetime | None = Field(default=None, description="when a mistake comes back (null: right, or learned)")
+    learned: datetime | None = Field(default=None, description="when a mistake was marked learned")
+    cause: str | None = Field(default=None, sa_type=sa.String(16), description="why the answer was wrong")
 
 
 class DrillSettings(SQLModel, table=True):
@@ -191,3 +211,85 @@ class DrillSettings(SQLModel, table=True):
     hand_sizes: bool = True
     signals: str = Field(default="basic_89JQ", sa_type=sa.String(40),
                          sa_column_kwargs={"server_default": "basic_89JQ"})
+
+
+class DailySettings(SQLModel, table=True):
+    """A user's daily training settings: minutes a day, difficulty (easier, normal, harder) and time zone
+    (None: the browser's, taken when a session starts). No row: the defaults."""
+
+    __tablename__ = "daily_settings"
+
+    user_id: int = Field(foreign_key="users.id", ondelete="CASCADE", primary_key=True)
+    minutes: int = 10
+    difficulty: str = Field(default="normal", sa_type=sa.String(8))
+    timezone: str | None = Field(default=None, sa_type=sa.String(64))
+
+
+class UserSkill(SQLModel, table=True):
+    """One user's skill (question type:phase) as a review card and a rating: the FSRS card (JSON), when
+    it is due, and the Glicko-2 rating. The row `overall` holds the overall rating (no card)."""
+
+    __tablename__ = "user_skills"
+    __table_args__ = (sa.Index("ix_user_skills_user_id_due", "user_id", "due"),)
+
+    user_id: int = Field(foreign_key="users.id", ondelete="CASCADE", primary_key=True)
+    skill: str = Field(sa_type=sa.String(40), primary_key=True)
+    rating: float = 1500.0
+    deviation: float = 350.0
+    volatility: float = 0.06
+    card: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    due: datetime | None = None
+    answers: int = 0
+    right: int = 0
+
+
+class DailySession(SQLModel, table=True):
+    """One user's daily session on one day (the user's own date): its time budget, whether it is
+    done, and the streak it makes (consecutive days done, counting this one)."""
+
+    __tablename__ = "daily_sessions"
+    __table_args__ = (sa.UniqueConstraint("user_id", "day"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", ondelete="CASCADE")
+    day: date
+    budget_ms: int
+    started: datetime = Field(default_factory=utcnow)
+    finished: datetime | None = None
+    streak: int = 0
+
+
+class PositionRating(SQLModel, table=True):
+    """A drill position's difficulty (Glicko-2): a question type asked from one seat after some plays of
+    one deal; estimated from its features until answers rate it."""
+
+    __tablename__ = "position_ratings"
+    __table_args__ = (sa.UniqueConstraint("deal_pk", "seat", "plays", "question_type"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    deal_pk: int = Field(foreign_key="deals.pk", ondelete="CASCADE")
+    seat: int
+    plays: int
+    question_type: str = Field(sa_type=sa.String(32))
+    rating: float
+    deviation: float = 350.0
+    volatility: float = 0.06
+    answers: int = 0
+
+
+class PracticeDay(SQLModel, table=True):
+    """One user's answers of one day (the user's date) under one key — a skill, `overall`, a question
+    type (`type:voids`) or a suit (`suit:S`) — kept as they come for the dashboard: how many, how many
+    right, their time, and the key's rating at the end of the day (the skill's, the overall one; 0
+    for a type or a suit)."""
+
+    __tablename__ = "practice_days"
+    __table_args__ = (sa.Index("ix_practice_days_user_id_skill_day", "user_id", "skill", "day"),)
+
+    user_id: int = Field(foreign_key="users.id", ondelete="CASCADE", primary_key=True)
+    day: date = Field(primary_key=True)
+    skill: str = Field(sa_type=sa.String(40), primary_key=True)
+    asked: int = 0
+    right: int = 0
+    ms: int = 0
+    rating: float = 1500.0

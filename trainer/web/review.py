@@ -25,7 +25,8 @@ from trainer.web.auth import login_required
 from trainer.web.db import get_session
 from trainer.web.dealdata import DealData, deal_cache
 from trainer.web.display import CardView, cards_view, hand_groups, seat_label, trump_label
-from trainer.web.drills import drills, feedback, lang, plays_at
+from trainer.web.daily import last_retry
+from trainer.web.drills import drills, feedback, lang, plays_at, run_drill
 from trainer.web.gouji import GoujiDealData, gouji_stretch
 from trainer.web.inputs import page_cursor
 from trainer.web.keyset import keyset_page
@@ -127,12 +128,13 @@ def show(attempt_id: int) -> Any:
     language = lang()
     context = feedback(attempt, data, language)
     rows = fact_rows(facts, snap, events)
-    drill = drills().get(drill_id)
+    drill = run_drill(drill_id)
     return render_page("review/show.html", **context, drill=drill, deal_id=deal_id, lang=language,
                        tricks=history(data, seat, plays), table=review_table(data, seat, plays), rows=rows,
                        relevant=relevant_row(attempt.question),
                        live_columns=[LIVE_COLUMNS[width] for width in listed_widths(data.record.rules.decks)],
-                       seat_word=lambda q: seat_word(q, seat), w=TABLE_WORDS)
+                       seat_word=lambda q: seat_word(q, seat), w=TABLE_WORDS,
+                       last_retry=last_retry(db, attempt) if not attempt.correct else None)
 
 
 LIVE_COLUMNS = {2: (_l("live pairs"), _l("live tractors")), 3: (_l("live triples"), _l("live 泰坦尼克")),

@@ -1,0 +1,77 @@
+"""The daily session in the browser (Debian's Chromium, Playwright), at a desktop's width and at a
+phone's: register, open Today from the menu, start the session, answer its item by keyboard (a miss),
+see the day's result, retry every miss with one click, then the streak on the home page and the
+dashboard's charts (SVG) fitting the screen — under the Content-Security-Policy, with no violation.
+
+The session's budget is cut to one item and each item's reveal to its last play in the database,
+so that the test takes seconds, not the ten minutes of a real session.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from trainer.web.models import DailySession, DrillRun
+
+from browsing import CHROMIUM, at_each_width
+from test_drill_flow import live_app, require_chromium  # noqa: F401  (live_app: a fixture)
+
+
+def _short_item(app: Any, page: Any) -> None:
+    """Reveal only the last play before the item's question: the run on the page starts there."""
+    run_id = int(page.url.rsplit("/", 1)[1])
+    engine = app.extensions["jipai_engine"]
+    with Session(engine) as db:
+        run = db.get(DrillRun, run_id)
+        db.execute(sa.update(DrillRun).where(DrillRun.id == run_id).values(cursor=run.checkpoints[0] - 1))
+        db.execute(sa.update(DailySession).values(budget_ms=1))
+        db.commit()
+    page.reload()
+
+
+def _daily_session(page: Any, base: str, app: Any, width: int) -> None:
+    page.click("header nav a[href='/today']")
+    page.wait_for_url(f"{base}/today")
+    page.click("#start-today")
+    page.wait_for_url(re.compile(r"/runs/\d+$"))
+    _short_item(app, page)
+    page.wait_for_selector("#answer-form")
+    # the first new skill is counting trumps early in the deal: a number, answered wrong
+    assert page.get_attribute("#answer-form", "data-kind") == "number"
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'answer'")
+    page.keyboard.type("999")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".panel.feedback.wrong")
+    page.keyboard.press(" ")  # continue: the budget is spent, so the day's result
+    page.wait_for_url(f"{base}/today")
+    assert page.inner_text("#day-result .asked") == "1" and page.inner_text("#day-result .right") == "0"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.click("#retry-misses")
+    page.wait_for_url(re.compile(r"/runs/\d+$"))
+    page.wait_for_selector("#answer-form")  # the trick replayed up to the moment, the same question
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'answer'")
+    page.keyboard.type("999")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".panel.feedback")
+    page.keyboard.press(" ")
+    page.wait_for_url(f"{base}/today")
+    page.goto(f"{base}/")
+    assert "连续 1 天" in page.inner_text("#start-today")
+    page.click("header nav a[href='/stats']")
+    page.wait_for_url(f"{base}/stats")
+    assert page.locator("svg.calendar rect").count() >= 365
+    assert page.locator("svg.calendar rect.shade-4").count() == 1  # today, the one day practised
+    chart = page.locator("#rating-history svg.line-chart").first.bounding_box()
+    assert chart is not None and 0 < chart["width"] <= width and chart["height"] > 20
+    assert page.locator("#weeks svg.bar-chart rect.bar").count() >= 1
+    assert page.locator("#causes tbody tr").count() >= 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_a_daily_session_and_the_dashboard_in_the_browser(live_app) -> None:  # noqa: F811
+    require_chromium(CHROMIUM)
+    base, app = live_app
+    at_each_width(base, "daily", lambda page, width: _daily_session(page, base, app, width))

@@ -1,0 +1,190 @@
+"""The daily training through the views: `/today` with and without htmx, a whole session within its
+budget, ratings and FSRS ratings kept on the attempts, mistakes and skills coming back on schedule
+over simulated weeks (a frozen clock), the streak, retrying a mistake from the review, isolation."""
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+from sqlmodel import col, select
+
+from trainer.drills.daily import grade, phase_of, skill_name
+from trainer.drills.questions import Question
+from trainer.web.models import Attempt, DailySession, DrillRun, UserSkill
+
+from .daily_helpers import answer_item, install_clock, run_id_of
+from .drilling import HX, run_row, session
+
+
+def _session_items(app, user_id: int = 1) -> list[tuple[DrillRun, Attempt | None]]:
+    with session(app) as db:
+        return list(db.exec(select(DrillRun, Attempt).join(Attempt, col(Attempt.run_id) == DrillRun.id, isouter=True)
+                            .where(DrillRun.user_id == user_id, col(DrillRun.daily_id).is_not(None))
+                            .order_by(col(DrillRun.id))).all())
+
+
+def _play_day(client, app, clock, right, seconds: float = 60, headers=None) -> list[int]:
+    """Start today's session and answer every item (`right(run)` says how) until the day's result."""
+    response = client.post("/today/start", data={"tz": "Europe/Paris"}, headers=headers or {})
+    asked = []
+    while (run_id := run_id_of(response)) is not None:
+        asked.append(run_id)
+        response = answer_item(client, app, run_id, right(run_row(app, run_id)), clock, seconds, headers)
+        assert len(asked) < 60, "the session does not end"
+    assert (response.headers.get("HX-Redirect") or response.headers.get("Location")) == "/today"
+    return asked
+
+
+def test_today_page_with_and_without_htmx(alice) -> None:
+    page = alice.get("/today")
+    assert page.status_code == 200 and "<html" in page.text and 'action="/today/start"' in page.text
+    assert "HX-Request" in page.headers["Vary"]
+    fragment = alice.get("/today", headers=HX)
+    assert fragment.status_code == 200 and "<html" not in fragment.text and 'id="today"' in fragment.text
+    assert "连续" in page.text  # the streak, in Chinese by default
+
+
+def test_today_needs_an_account(client) -> None:
+    assert client.get("/today").status_code in (302, 303)
+    assert client.post("/today/start").status_code in (302, 303)
+
+
+def test_a_session_asks_new_skills_within_its_budget_and_shows_the_result(app, alice, monkeypatch) -> None:
+    clock = install_clock(monkeypatch)
+    asked = _play_day(alice, app, clock, lambda run: run.id % 3 != 0, seconds=60)
+    items = _session_items(app)
+    assert [run.id for run, _a in items] == asked
+    # ten minutes at a minute an item: ten items, the first day all new skills or practice
+    assert len(items) == 10 and all(a is not None for _r, a in items)
+    assert {run.daily_kind for run, _a in items} <= {"new", "practice"}
+    for run, attempt in items:
+        question = Question.from_json(run.question)
+        assert attempt.question_type == question.type and attempt.expected == question.answer
+        assert attempt.skill == skill_name(question.type, phase_of((run.checkpoints[0] + 3) // 4, 25))
+        assert attempt.rating_before is not None and attempt.rating_after is not None
+        assert (attempt.rating_after > attempt.rating_before) == attempt.correct
+        assert attempt.fsrs_rating == int(grade(attempt.question_type, attempt.correct, attempt.ms))
+        assert (attempt.due is not None) == (not attempt.correct)  # each miss is a mistake card
+    page = alice.get("/today").text
+    wrong = sum(1 for _r, a in items if not a.correct)
+    assert '<dd class="asked">10</dd>' in page and f'<dd class="right">{10 - wrong}</dd>' in page
+    assert 'id="retry-misses"' in page and "2027-03-02" in page  # misses come back tomorrow
+    with session(app) as db:
+        daily = db.exec(select(DailySession)).one()
+        assert daily.day == date(2027, 3, 1) and daily.finished is not None and daily.streak == 1
+    # one click retries every miss, one after another, then back to the day
+    response = alice.post("/today/retry")
+    retried = []
+    while (run_id := run_id_of(response)) is not None:
+        run = run_row(app, run_id)
+        assert run.retry_of is not None and run.cursor == run.checkpoints[0] - (run.checkpoints[0] - 1) % 4 - 1
+        retried.append(run.retry_of)
+        response = answer_item(alice, app, run_id, True, clock)
+    assert retried == [a.id for _r, a in items if not a.correct]
+
+
+def test_skills_and_mistakes_come_back_on_schedule_over_weeks(app, alice, monkeypatch) -> None:
+    clock = install_clock(monkeypatch, datetime(2027, 3, 1, 8, tzinfo=UTC))
+    alice.post("/today/settings", data={"minutes": "5"})
+    for day in range(21):
+        with session(app) as db:
+            due_mistakes = db.exec(select(Attempt.id).where(col(Attempt.due) <= clock.now)
+                                   .order_by(col(Attempt.due), col(Attempt.id))).all()
+            due_skills = {s for s, when in db.exec(select(UserSkill.skill, UserSkill.due)).all()
+                          if when is not None and when.replace(tzinfo=UTC) <= clock.now}
+            not_due = {s for s, when in db.exec(select(UserSkill.skill, UserSkill.due)).all()
+                       if when is not None and when.replace(tzinfo=UTC) > clock.now}
+        before = len(_session_items(app))
+        _play_day(alice, app, clock, lambda run: (run.id + day) % 4 != 0, seconds=40)
+        today = _session_items(app)[before:]
+        kinds = [run.daily_kind for run, _a in today]
+        # due mistakes first (oldest due first), as many as the budget holds; then due skills
+        retried = [run.retry_of for run, _a in today if run.daily_kind == "mistake"]
+        assert retried == list(due_mistakes[:len(retried)])
+        assert kinds[:len(retried)] == ["mistake"] * len(retried)
+        if len(retried) < len(due_mistakes):
+            assert len(today) == len(retried)  # the budget ran out on mistakes: the rest waits
+        reviewed = [a.skill for run, a in today if run.daily_kind == "skill"]
+        assert set(reviewed) <= due_skills and not set(reviewed) & not_due
+        assert all(kind in ("mistake", "skill") for kind in kinds[:len(retried) + len(reviewed)])
+        if {"new", "practice"} & set(kinds):  # new material only once nothing due is left behind
+            assert set(retried) == set(due_mistakes) and set(reviewed) == due_skills
+        clock.advance(days=1)
+    with session(app) as db:
+        sessions = db.exec(select(DailySession).order_by(col(DailySession.day))).all()
+        assert [s.streak for s in sessions] == list(range(1, 22))
+        reviews = db.exec(select(DrillRun.daily_kind)).all()
+        assert reviews.count("skill") > 0 and reviews.count("mistake") > 0
+
+
+def test_a_missed_day_ends_the_streak(app, alice, monkeypatch) -> None:
+    clock = install_clock(monkeypatch, datetime(2027, 3, 1, 8, tzinfo=UTC))
+    alice.post("/today/settings", data={"minutes": "5"})
+    for _ in range(2):
+        _play_day(alice, app, clock, lambda run: True, seconds=100)
+        clock.advance(days=1)
+    assert "2 天" in alice.get("/").text and "2 天" in alice.get("/today").text
+    clock.advance(days=1)  # a day missed
+    assert "0 天" in alice.get("/today").text
+    _play_day(alice, app, clock, lambda run: True, seconds=100)
+    assert "1 天" in alice.get("/today").text
+
+
+def test_the_day_follows_the_players_time_zone(app, alice, monkeypatch) -> None:
+    install_clock(monkeypatch, datetime(2027, 3, 1, 20, tzinfo=UTC))  # already 2 March in Shanghai
+    alice.post("/today/settings", data={"timezone": "Asia/Shanghai"})
+    alice.post("/today/start")
+    with session(app) as db:
+        assert db.exec(select(DailySession.day)).one() == date(2027, 3, 2)
+    alice.post("/today/settings", data={"timezone": "Not/AZone"})  # refused: the zone stays
+    assert 'value="Asia/Shanghai"' in alice.get("/today").text
+
+
+def test_try_again_from_the_review_and_mark_learned(app, alice, accounts, monkeypatch) -> None:
+    clock = install_clock(monkeypatch)
+    run_id = run_id_of(alice.post("/today/start"))
+    answer_item(alice, app, run_id, False, clock)
+    with session(app) as db:
+        mistake = db.exec(select(Attempt)).one()
+    page = alice.get(f"/review/{mistake.id}").text
+    assert f'action="/review/{mistake.id}/retry"' in page and "/learned" not in page
+    response = alice.post(f"/review/{mistake.id}/retry")
+    retry = run_id_of(response)
+    assert run_row(app, retry).retry_of == mistake.id and run_row(app, retry).question == mistake.question
+    response = answer_item(alice, app, retry, True, clock, seconds=3)
+    assert response.headers["HX-Redirect"] == f"/review/{mistake.id}"
+    with session(app) as db:
+        again = db.get(Attempt, mistake.id)
+        assert again.due.replace(tzinfo=UTC) > mistake.due.replace(tzinfo=UTC)  # reviewed: comes back later
+    page = alice.get(f"/review/{mistake.id}").text
+    assert f'action="/review/{mistake.id}/learned"' in page
+    alice.post(f"/review/{mistake.id}/learned")
+    with session(app) as db:
+        learned = db.get(Attempt, mistake.id)
+        assert learned.learned is not None and learned.due is None
+    # a right answer is no mistake: nothing to retry
+    right = _right_answer(app, alice, clock)
+    assert alice.post(f"/review/{right}/retry").status_code == 404
+    # another player can neither retry nor mark it
+    accounts.logout()
+    accounts.sign_up("bob")
+    assert alice.post(f"/review/{mistake.id}/retry").status_code == 404
+    assert alice.post(f"/review/{mistake.id}/learned").status_code == 404
+
+
+def _right_answer(app, client, clock) -> int:
+    """Answer the next daily item right; the attempt's id."""
+    answer_item(client, app, run_id_of(client.post("/today/start")), True, clock)
+    with session(app) as db:
+        return db.exec(select(Attempt.id).where(col(Attempt.correct).is_(True))).first()
+
+
+def test_a_wrong_retry_keeps_the_mistake_due_soon_and_cannot_be_marked(app, alice, monkeypatch) -> None:
+    clock = install_clock(monkeypatch)
+    answer_item(alice, app, run_id_of(alice.post("/today/start")), False, clock)
+    with session(app) as db:
+        mistake = db.exec(select(Attempt)).one()
+    answer_item(alice, app, run_id_of(alice.post(f"/review/{mistake.id}/retry")), False, clock)
+    alice.post(f"/review/{mistake.id}/learned")
+    with session(app) as db:
+        again = db.get(Attempt, mistake.id)
+        assert again.learned is None and again.due.replace(tzinfo=UTC) <= clock.now + timedelta(days=2)

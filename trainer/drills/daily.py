@@ -1,0 +1,133 @@
+"""The daily training's pure parts: skills (question type × game phase), grading an answer into an
+FSRS rating, the FSRS scheduler, a position's difficulty estimated from its features, the pace that
+rises with the rating, and the one-question drill a daily item runs as.
+
+>>> phase_of(6, 25), phase_of(7, 25), phase_of(19, 25), phase_of(20, 25)
+('early', 'middle', 'middle', 'late')
+>>> grade("trumps_unseen", True, 3000), grade("trumps_unseen", True, 10000), grade("trumps_unseen", False, 1000)
+(<Rating.Easy: 4>, <Rating.Good: 3>, <Rating.Again: 1>)
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from fsrs import Rating, Scheduler
+
+from trainer.drills.definitions import Drill
+from trainer.drills.questions import QUESTION_TYPES
+from trainer.engine.rules import Rules
+
+PHASES = ("early", "middle", "late")
+"""Game phases: early (tricks 1–6), middle, late (the last 6 tricks)."""
+PHASE_TRICKS = 6
+"""How many tricks the early and the late phase each have."""
+OVERALL = "overall"
+"""The skill name of the overall rating."""
+
+
+def phase_of(trick: int, tricks: int) -> str:
+    """The phase of trick `trick` (1-based) of a deal of `tricks` tricks; in a short deal early wins."""
+    if trick <= PHASE_TRICKS:
+        return "early"
+    return "late" if trick > tricks - PHASE_TRICKS else "middle"
+
+
+def skill_name(question_type: str, phase: str) -> str:
+    """A skill's name: `type:phase` (e.g. `trumps_unseen:late`)."""
+    return f"{question_type}:{phase}"
+
+
+def split_skill(skill: str) -> tuple[str, str]:
+    """A skill's question type and phase."""
+    kind, _colon, phase = skill.partition(":")
+    return kind, phase
+
+
+def all_skills() -> list[str]:
+    """Every skill, question types in their order, phases early to late."""
+    return [skill_name(kind, phase) for kind in QUESTION_TYPES for phase in PHASES]
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """Answer times (ms) under which a right answer is fast (Easy) and over which it is slow (Hard)."""
+
+    fast: int
+    slow: int
+
+
+PACES = {"number": Pace(6_000, 20_000), "single": Pace(5_000, 15_000), "multi": Pace(10_000, 30_000)}
+"""Thresholds by answer kind (docs/decisions.md); `TYPE_PACES` overrides some types."""
+TYPE_PACES = {"live_pairs": Pace(12_000, 40_000), "live_tractor": Pace(12_000, 40_000),
+              "point_cards_out": Pace(10_000, 30_000), "attackers_score": Pace(8_000, 25_000),
+              "to_take_over": Pace(8_000, 25_000)}
+ANSWER_KINDS = {"trumps_unseen": "number", "trumps_played": "number", "constant_trumps_out": "number",
+                "attackers_score": "number", "to_take_over": "number", "points_unplayed": "number",
+                "points_unseen": "number", "suit_played": "number", "suit_unseen": "number", "is_boss": "number",
+                "big_trumps_out": "multi", "voids": "multi", "no_pairs": "multi", "point_cards_out": "multi",
+                "live_pairs": "multi", "live_tractor": "multi", "top_in_play": "single"}
+"""Each question type's answer kind (as `questions.py` asks it)."""
+
+
+def pace_for(question_type: str) -> Pace:
+    """The answer-time thresholds of a question type."""
+    return TYPE_PACES.get(question_type) or PACES[ANSWER_KINDS.get(question_type, "number")]
+
+
+def grade(question_type: str, right: bool, ms: int) -> Rating:
+    """An answer as an FSRS rating: wrong → Again; right and slow → Hard; right → Good; right and fast → Easy."""
+    if not right:
+        return Rating.Again
+    pace = pace_for(question_type)
+    return Rating.Easy if ms < pace.fast else Rating.Hard if ms > pace.slow else Rating.Good
+
+
+def scheduler() -> Scheduler:
+    """The FSRS scheduler of skills and mistakes: 90% retention, no same-day learning steps (a daily
+    queue: a card answered today comes back on a later day), no fuzz (the schedule is reproducible)."""
+    return Scheduler(desired_retention=0.9, learning_steps=(), relearning_steps=(), enable_fuzzing=False)
+
+
+TYPE_DIFFICULTY = {"trumps_unseen": 0, "trumps_played": 0, "constant_trumps_out": 100, "attackers_score": 50,
+                   "to_take_over": 100, "points_unplayed": 100, "points_unseen": 150, "suit_played": 50,
+                   "suit_unseen": 100, "is_boss": 150, "big_trumps_out": 100, "voids": 50, "no_pairs": 200,
+                   "point_cards_out": 200, "live_pairs": 300, "live_tractor": 350, "top_in_play": 150}
+"""How much harder than counting trumps each question type starts (rating points)."""
+BASE_DIFFICULTY = 1100.0
+"""An estimated position's rating before its features add to it."""
+PER_TRICK = 16.0
+"""Rating points each finished trick adds (one more trick of cards to remember)."""
+PER_DOUBLING = 150.0
+"""Rating points each doubling of the pace adds."""
+BASE_PACE = 2.0
+"""Cards per second at rating 1500."""
+
+
+def estimate(question_type: str, plays: int, pace: float) -> float:
+    """A position's difficulty from its features: the question type, the cards seen so far (plays;
+    four a trick) and the pace; answers then rate it (`glicko.play`)."""
+    return (BASE_DIFFICULTY + TYPE_DIFFICULTY.get(question_type, 100) + PER_TRICK * plays / 4
+            + PER_DOUBLING * math.log2(pace / BASE_PACE))
+
+
+def pace_of(rating: float) -> float:
+    """Cards per second for a player of `rating`: 2 at 1500, doubling every 600 points, 1 … 6."""
+    return round(min(max(BASE_PACE * 2 ** ((rating - 1500) / 600), 1.0), 6.0), 2)
+
+
+DIFFICULTIES = {"easier": -300, "normal": 0, "harder": 300}
+"""The difficulty settings: how far from the player's rating the next position is chosen."""
+
+
+def daily_drill(rules: Rules | None = None) -> Drill:
+    """The drill a daily item runs as: one checkpoint, the question fixed on the run (`DrillRun.question`)."""
+    return Drill(id=DAILY_ID, name={"zh": "每日训练", "en": "Daily training"},
+                 description={"zh": "每天的复习和新题。", "en": "The day's reviews and new positions."},
+                 rules=rules or Rules.parse("standard"), questions={kind: 1.0 for kind in QUESTION_TYPES},
+                 checkpoints="trick_end", checkpoint_count=1, moments=(), cards_per_second=BASE_PACE,
+                 answer_seconds=60, viewer="any", order=0)
+
+
+DAILY_ID = "daily"
+"""The drill id of the runs of a daily session and of the retries of mistakes."""

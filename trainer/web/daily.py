@@ -1,0 +1,638 @@
+"""The daily training (`/today`): skills and mistakes as FSRS review cards, Glicko-2 ratings per skill,
+overall and per position, the daily session with its time budget, the streak, and retrying a mistake.
+
+A daily item is a one-question drill run (`DrillRun` with `daily_id`, the question fixed on the run) and
+goes through the drills' run loop; `answered` (a `RunHooks` hook) grades each new attempt of any run —
+skill, ratings before and after, the FSRS rating, a mistake's card — and `finished` moves a session on.
+Every query is scoped to the signed-in user.
+"""
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import sqlalchemy as sa
+from flask import Blueprint, Flask, abort, g, request, url_for
+from flask_babel import gettext as _
+from fsrs import Card, Rating
+from sqlmodel import Session, col, func, select
+
+from trainer.drills.daily import (
+    DAILY_ID,
+    DIFFICULTIES,
+    OVERALL,
+    all_skills,
+    estimate,
+    grade,
+    pace_of,
+    phase_of,
+    scheduler,
+    skill_name,
+    split_skill,
+)
+from trainer.drills.causes import mistake_cause
+from trainer.drills.glicko import Glicko, play
+from trainer.drills.questions import Question, make_question
+from trainer.drills.runs import position_after, snapshot_after
+from trainer.tracking.facts import facts_json
+from trainer.tracking.tracker import Snapshot
+from trainer.web import models
+from trainer.web.auth import login_required
+from trainer.web.db import get_session, write_lock
+from trainer.web.dealdata import DealData, deal_cache
+from trainer.web.drills import ACTIVE, RunHooks, lang, plays_at
+from trainer.web.models import (
+    Attempt,
+    DailySession,
+    DailySettings,
+    Deal,
+    DrillRun,
+    PositionRating,
+    PracticeDay,
+    UserSkill,
+)
+from trainer.web.quiz import question_label
+from trainer.web.responses import go, render_page
+
+bp = Blueprint("daily", __name__)
+
+MINUTES = (5, 10, 15, 20, 30)
+"""The daily session lengths a player may choose."""
+NEW_PER_DAY = 8
+"""How many new skills a session introduces at most (then it practises the skills met)."""
+FRESH_DAYS = 30
+"""A deal drilled within this many days is not drawn again while others are left."""
+CANDIDATE_DEALS = 6
+"""How many deals choosing a position looks at."""
+TRIES = 12
+"""How many positions (nearest the target first) are tried for an informative question."""
+ROUNDS = 3
+"""How many draws of candidate deals are tried before a skill is left for another day."""
+
+
+def utcnow() -> datetime:
+    """Now in UTC (the daily training's clock; tests set it)."""
+    return models.utcnow()
+
+
+def init_app(app: Flask) -> None:
+    """Hook the daily training into the run loop."""
+    app.extensions["jipai_run_hooks"] = RunHooks(answered, finished)
+
+
+# -- settings and days -------------------------------------------------------------------------------
+
+def settings(user_id: int) -> DailySettings:
+    """A user's daily settings (the defaults when none are stored)."""
+    return get_session().get(DailySettings, user_id) or DailySettings(user_id=user_id)
+
+
+def zone(name: str | None) -> ZoneInfo:
+    """The time zone named `name` (UTC when none or unknown)."""
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def local_day(now: datetime, timezone: str | None) -> date:
+    """The date in `timezone` at `now`."""
+    return now.astimezone(zone(timezone)).date()
+
+
+def aware(moment: datetime) -> datetime:
+    """A stored datetime as an aware UTC one (SQLite gives it back naive)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+# -- grading an answer -------------------------------------------------------------------------------
+
+def card_of(data: dict[str, Any] | None) -> Card:
+    """An FSRS card from its JSON (a new card when none)."""
+    return Card.from_dict(data) if data else Card()  # type: ignore[arg-type]
+
+
+def review(card: dict[str, Any] | None, rating: Rating, now: datetime) -> tuple[dict[str, Any], datetime]:
+    """The card after a review with `rating` at `now`: its JSON and when it is due."""
+    reviewed, _log = scheduler().review_card(card_of(card), rating, now)
+    return dict(reviewed.to_dict()), reviewed.due
+
+
+def _skill_row(db: Session, user_id: int, skill: str) -> UserSkill:
+    return db.get(UserSkill, (user_id, skill)) or UserSkill(user_id=user_id, skill=skill)
+
+
+def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) -> list[Any]:
+    """Grade a new attempt (of any run): its skill and the ratings before and after (Glicko-2, the player
+    against the position, overall too), the FSRS rating; a daily skill item reviews the skill's card, a
+    retry reviews its mistake's card, any other wrong answer becomes a mistake card; a wrong answer
+    gets its cause (`causes.mistake_cause`). The rows to store with the attempt."""
+    db, now = get_session(), aware(attempt.created)
+    plays = plays_at(data, attempt.position)
+    trick = position_after(data.record, plays).trick
+    attempt.skill = skill_name(attempt.question_type, phase_of(trick, len(data.record.tricks)))
+    skill, overall = _skill_row(db, run.user_id, attempt.skill), _skill_row(db, run.user_id, OVERALL)
+    position = db.exec(select(PositionRating).where(
+        PositionRating.deal_pk == run.deal_pk, PositionRating.seat == run.seat, PositionRating.plays == plays,
+        PositionRating.question_type == attempt.question_type)).first() or PositionRating(
+        deal_pk=run.deal_pk, seat=run.seat, plays=plays, question_type=attempt.question_type,
+        rating=estimate(attempt.question_type, plays, run.pace or pace_of(skill.rating)))
+    against = Glicko(position.rating, position.deviation, position.volatility)
+    player, rated = play(Glicko(skill.rating, skill.deviation, skill.volatility), against, attempt.correct)
+    total, _rated = play(Glicko(overall.rating, overall.deviation, overall.volatility), against, attempt.correct)
+    attempt.rating_before, attempt.rating_after = skill.rating, player.rating
+    for row, value in ((skill, player), (overall, total), (position, rated)):
+        row.rating, row.deviation, row.volatility = value.rating, value.deviation, value.volatility
+        row.answers += 1
+    skill.right, overall.right = skill.right + attempt.correct, overall.right + attempt.correct
+    rating = grade(attempt.question_type, attempt.correct, attempt.ms)
+    attempt.fsrs_rating = int(rating)
+    rows: list[Any] = [skill, overall, position]
+    if run.retry_of is not None:
+        mistake = db.exec(select(Attempt).where(Attempt.id == run.retry_of, Attempt.user_id == run.user_id)).first()
+        if mistake is not None and mistake.card is not None and mistake.learned is None:
+            mistake.card, mistake.due = review(mistake.card, rating, now)
+            rows.append(mistake)
+    elif not attempt.correct:
+        attempt.card, attempt.due = review(None, Rating.Again, now)
+    if not attempt.correct:
+        attempt.cause = mistake_cause(Question.from_json(attempt.question), attempt.given, snap, data.events[:plays])
+    if run.daily_kind in ("skill", "new"):
+        skill.card, skill.due = review(skill.card, rating, now)
+    day = local_day(now, settings(run.user_id).timezone)
+    tallies = [(attempt.skill, player.rating), (OVERALL, total.rating), (f"{TYPE_TALLY}{attempt.question_type}", 0.0)]
+    if attempt.suit:
+        tallies.append((f"{SUIT_TALLY}{attempt.suit}", 0.0))
+    return [*rows, *(_tally(db, run.user_id, day, key, attempt, rating) for key, rating in tallies)]
+
+
+SUIT_TALLY = "suit:"
+"""The practice-day key prefix of a suit's tally (`suit:S` … `suit:trump`)."""
+TYPE_TALLY = "type:"
+"""The practice-day key prefix of a question type's tally (`type:voids`)."""
+
+
+def _tally(db: Session, user_id: int, day: date, key: str, attempt: Attempt, rating: float) -> PracticeDay:
+    """The user's practice day for `key` (a skill, `overall`, a question type or a suit) with one more answer."""
+    row = db.get(PracticeDay, (user_id, day, key)) or PracticeDay(user_id=user_id, day=day, skill=key, asked=0,
+                                                                  right=0, ms=0)
+    row.asked, row.right, row.ms, row.rating = row.asked + 1, row.right + attempt.correct, row.ms + attempt.ms, rating
+    return row
+
+
+# -- the queue ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """What is due for a user now: how many mistakes and the first of them, the skills (lowest
+    retrievability first), the new skills left."""
+
+    mistake_count: int
+    mistakes: list[int]
+    skills: list[str]
+    new: list[str]
+
+
+DUE_MISTAKES = 64
+"""How many due mistakes (the oldest due) the queue reads; a session asks fewer."""
+
+
+def due_now(db: Session, user_id: int, now: datetime) -> Due:
+    """The user's due mistakes (their count and the `DUE_MISTAKES` oldest due), due skills (lowest
+    retrievability first) and the skills not met yet (curriculum order)."""
+    due_mistake = (Attempt.user_id == user_id, col(Attempt.due).is_not(None), col(Attempt.due) <= now)
+    count = db.exec(select(func.count()).select_from(Attempt).where(*due_mistake)).one()
+    mistakes = db.exec(select(Attempt.id).where(*due_mistake).order_by(col(Attempt.due), col(Attempt.id))
+                       .limit(DUE_MISTAKES)).all()
+    rows = db.exec(select(UserSkill.skill, UserSkill.card, UserSkill.due).where(UserSkill.user_id == user_id)).all()
+    fsrs = scheduler()
+    due = [(fsrs.get_card_retrievability(card_of(card), now), skill)
+           for skill, card, when in rows if card is not None and when is not None and aware(when) <= now]
+    met = {skill for skill, card, _when in rows if card is not None}
+    return Due(count, [m for m in mistakes if m is not None], [skill for _r, skill in sorted(due)],
+               [skill for skill in all_skills() if skill not in met])
+
+
+@dataclass(frozen=True, slots=True)
+class Chosen:
+    """A position chosen for a skill: the deal, the seat, the plays made, the question, its rating."""
+
+    deal_pk: int
+    seat: int
+    plays: int
+    question: Question
+    rating: float
+
+
+def candidate_deals(db: Session, user_id: int, now: datetime, rng: random.Random) -> list[tuple[int, str, datetime,
+                                                                                               int]]:
+    """Up to `CANDIDATE_DEALS` complete standard deals the user may drill (shared or their own), from a
+    random place in the library on, those not drilled in the last `FRESH_DAYS` days first:
+    (pk, id, created, tricks). Each query walks one owner's deals in key order from that place
+    (index `ix_deals_owner_id_hidden_pk`) and stops after a few rows, however large the library."""
+    since = now - timedelta(days=FRESH_DAYS)
+    recent = set(db.exec(select(DrillRun.deal_pk).where(DrillRun.user_id == user_id,
+                                                        col(DrillRun.started) >= since)).all())
+    top = db.exec(select(func.max(Deal.pk))).one() or 0
+    start = rng.randint(0, top)
+    found: dict[int, Any] = {}
+    unseen: set[int] = set()
+    for fresh in (col(Deal.pk).not_in(recent) if recent else sa.true(), sa.true()):
+        for owner in (col(Deal.owner_id).is_(None), Deal.owner_id == user_id):
+            mine: list[Any] = []
+            for place in (col(Deal.pk) >= start, col(Deal.pk) < start):
+                if len(mine) < CANDIDATE_DEALS:
+                    mine += db.exec(select(Deal.pk, Deal.id, Deal.created, Deal.tricks)
+                                    .where(owner, col(Deal.hidden).is_(False), col(Deal.complete).is_(True),
+                                           Deal.rules == "standard", col(Deal.custom_rules).is_(False), fresh, place)
+                                    .order_by(col(Deal.pk)).limit(CANDIDATE_DEALS - len(mine))).all()
+            found.update((row[0], row) for row in mine if row[0] not in found)
+        if len(found) >= CANDIDATE_DEALS:
+            break
+        unseen = set(found)
+    nearest = sorted(found, key=lambda pk: (pk not in unseen, (pk - start) % (top + 1)))[:CANDIDATE_DEALS]
+    return [found[pk] for pk in nearest]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A position that may be asked for a skill: its deal's cache key, the seat, the plays made, its
+    rating (stored, or estimated from its features)."""
+
+    key: tuple[int, str, datetime]
+    seat: int
+    plays: int
+    rating: float
+
+
+def nearest_positions(db: Session, user_id: int, skill: str, target: float, pace: float, now: datetime,
+                      rng: random.Random) -> list[Candidate]:
+    """The positions of `skill` (the trick ends of its phase) in a few candidate deals, each watched from
+    a seat drawn by `rng`, nearest `target` first (ties in random order): two queries, no deal parsed."""
+    kind, phase = split_skill(skill)
+    deals = candidate_deals(db, user_id, now, rng)
+    seats = {pk: rng.randrange(4) for pk, *_rest in deals}
+    stored = {(row.deal_pk, row.plays): row.rating for row in db.exec(select(PositionRating).where(
+        col(PositionRating.deal_pk).in_(list(seats)), PositionRating.question_type == kind)).all()
+        if row.seat == seats[row.deal_pk]} if seats else {}
+    options = [Candidate((pk, deal_id, created), seats[pk], trick * 4,
+                         stored.get((pk, trick * 4), estimate(kind, trick * 4, pace)))
+               for pk, deal_id, created, tricks in deals for trick in range(1, tricks)
+               if phase_of(trick, tricks) == phase]
+    return [option for _distance, _tie, option in sorted(((abs(o.rating - target), rng.random(), o) for o in options),
+                                                        key=lambda item: item[:2])]
+
+
+def choose_position(db: Session, user_id: int, skill: str, target: float, pace: float, now: datetime,
+                    rng: random.Random) -> Chosen | None:
+    """A fresh position for `skill` near `target` (`nearest_positions`): the first, nearest first, with an
+    informative question of the skill's type (the tracker replays the deal from the seat); up to
+    `ROUNDS` draws of candidate deals, else None."""
+    kind = split_skill(skill)[0]
+    for _round in range(ROUNDS):
+        for option in nearest_positions(db, user_id, skill, target, pace, now, rng)[:TRIES]:
+            data = deal_cache().get(db, option.key)
+            if option.plays >= data.total:
+                continue
+            snap = snapshot_after(data.record, option.seat, option.plays, data.events)
+            opening = facts_json(snapshot_after(data.record, option.seat, 0, data.events),
+                                 str(position_after(data.record, 0)))
+            question = make_question(kind, facts_json(snap, str(position_after(data.record, option.plays))), snap,
+                                     rng, opening)
+            if question is not None:
+                return Chosen(option.key[0], option.seat, option.plays, question, option.rating)
+    return None
+
+
+def _commit(*rows: Any) -> None:
+    """Store `rows` under the write lock."""
+    get_session().add_all(rows)
+    with write_lock().held():
+        get_session().commit()
+
+
+def session_runs(db: Session, daily: DailySession) -> list[tuple[DrillRun, Attempt | None]]:
+    """A daily session's items in order, each with its answer (None while unanswered)."""
+    return list(db.exec(select(DrillRun, Attempt).join(Attempt, col(Attempt.run_id) == DrillRun.id, isouter=True)
+                        .where(DrillRun.daily_id == daily.id, DrillRun.user_id == daily.user_id)
+                        .order_by(col(DrillRun.id))).all())
+
+
+def spent_ms(items: Sequence[tuple[DrillRun, Attempt | None]]) -> int:
+    """Time a session's answered items took: from each run's start to its answer."""
+    return sum(max(0, round((aware(a.created) - aware(r.started)).total_seconds() * 1000)) for r, a in items if a)
+
+
+def retry_run(db: Session, mistake: Attempt, now: datetime, daily_id: int | None = None) -> DrillRun:
+    """A run that replays a mistake's deal from the start of its trick and asks its question again."""
+    run = db.get(DrillRun, mistake.run_id)
+    plays = plays_at(deal_cache().get(db, _deal_key(db, mistake.deal_pk)), mistake.position)
+    return DrillRun(user_id=mistake.user_id, drill_id=DAILY_ID, deal_pk=mistake.deal_pk, seat=mistake.seat,
+                    seed=secrets.randbelow(2**31), checkpoints=[plays],
+                    cursor=plays - int(mistake.position.partition(".")[2]), question=mistake.question,
+                    pace=run.pace if run else None, daily_id=daily_id, started=now,
+                    daily_kind="mistake" if daily_id is not None else None, retry_of=mistake.id)
+
+
+def _deal_key(db: Session, deal_pk: int) -> tuple[int, str, datetime]:
+    deal = db.exec(select(Deal.pk, Deal.id, Deal.created).where(Deal.pk == deal_pk)).one()
+    return (deal[0], deal[1], deal[2])
+
+
+def next_run(db: Session, daily: DailySession, now: datetime) -> DrillRun | None:
+    """The session's next item, or None when its time is spent or nothing can be asked: a pending
+    retry; else a due mistake; else the due skill of lowest retrievability; else a new skill (up to
+    `NEW_PER_DAY`); else practice of the skill of lowest retrievability (not the one just asked).
+    A skill gets a fresh position near the player's rating (moved by the difficulty setting), at a
+    pace that rises with the rating."""
+    items = session_runs(db, daily)
+    pending = [run for run, attempt in items if attempt is None and run.status == ACTIVE]
+    if pending:
+        return pending[0]
+    if daily.finished is not None or spent_ms(items) >= daily.budget_ms:
+        return None
+    asked = {run.retry_of for run, _a in items if run.retry_of is not None}
+    done_skills = {a.skill for r, a in items if a is not None and r.retry_of is None}
+    due = due_now(db, daily.user_id, now)
+    for mistake_id in due.mistakes:
+        if mistake_id not in asked:
+            mistake = db.get(Attempt, mistake_id)
+            if mistake is not None and mistake.user_id == daily.user_id:
+                return retry_run(db, mistake, now, daily.id)
+    new_today = sum(1 for run, _a in items if run.daily_kind == "new")
+    queue = [(s, "skill") for s in due.skills if s not in done_skills]
+    if new_today < NEW_PER_DAY:
+        queue += [(s, "new") for s in due.new if s not in done_skills]
+    if not queue:
+        last = next((a.skill for _r, a in reversed(items) if a is not None), None)
+        practice = db.exec(select(UserSkill.skill, UserSkill.card).where(UserSkill.user_id == daily.user_id,
+                                                                         col(UserSkill.card).is_not(None))).all()
+        fsrs = scheduler()
+        queue = [(s, "practice") for _r, s in sorted((fsrs.get_card_retrievability(card_of(c), now), s)
+                                                     for s, c in practice if s != last)]
+    mine = settings(daily.user_id)
+    rng = random.Random(secrets.randbits(64))
+    for skill, kind in queue:
+        rating = _skill_row(db, daily.user_id, skill).rating
+        pace = pace_of(rating)
+        chosen = choose_position(db, daily.user_id, skill, rating + DIFFICULTIES.get(mine.difficulty, 0), pace, now,
+                                 rng)
+        if chosen is not None:
+            return DrillRun(user_id=daily.user_id, drill_id=DAILY_ID, deal_pk=chosen.deal_pk, seat=chosen.seat,
+                            seed=rng.randrange(2**31), checkpoints=[chosen.plays], cursor=0,
+                            question=chosen.question.to_json(), pace=pace, daily_id=daily.id, daily_kind=kind,
+                            started=now)
+    return None
+
+
+def close(db: Session, daily: DailySession, now: datetime) -> None:
+    """End a session: its finish time and the streak it makes (yesterday's done: one more)."""
+    before = db.exec(select(DailySession.streak).where(DailySession.user_id == daily.user_id,
+                                                       DailySession.day == daily.day - timedelta(days=1),
+                                                       col(DailySession.finished).is_not(None))).first()
+    daily.finished, daily.streak = now, (before or 0) + 1
+
+
+def streak(db: Session, user_id: int, today: date) -> int:
+    """The user's streak: days in a row with the session done, up to today (or yesterday, while today's
+    is not done yet); a missed day ends it."""
+    last = db.exec(select(DailySession.day, DailySession.streak).where(DailySession.user_id == user_id,
+                                                                       col(DailySession.finished).is_not(None))
+                   .order_by(col(DailySession.day).desc()).limit(1)).first()
+    return last[1] if last is not None and last[0] >= today - timedelta(days=1) else 0
+
+
+def finished(run: DrillRun) -> str | None:
+    """Where a finished daily item or retry goes: the session's next item (made now), or the day's
+    result; a retry from the review goes back to its mistake."""
+    if run.daily_id is None:
+        return url_for("review.show", attempt_id=run.retry_of) if run.retry_of is not None else None
+    db, now = get_session(), utcnow()
+    daily = db.get(DailySession, run.daily_id)
+    if daily is None or daily.user_id != run.user_id:
+        return None
+    following = next_run(db, daily, now)
+    if following is None:
+        if daily.finished is None:
+            close(db, daily, now)
+            _commit(daily)
+        return url_for("daily.today")
+    if following.id is None:
+        _commit(following)
+    return url_for("drills.run_page", run_id=following.id)
+
+
+# -- pages -------------------------------------------------------------------------------------------
+
+def today_session(db: Session, user_id: int, day: date) -> DailySession | None:
+    """The user's session of `day`, if started."""
+    return db.exec(select(DailySession).where(DailySession.user_id == user_id, DailySession.day == day)).first()
+
+
+@dataclass(frozen=True, slots=True)
+class SkillChange:
+    """A skill's rating over a session, and when it comes back."""
+
+    skill: str
+    label: str
+    before: float
+    after: float
+    due: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class DayResult:
+    """A session's result: asked, right, time, rating changes, what comes back when, the misses."""
+
+    asked: int
+    right: int
+    seconds: float
+    changes: list[SkillChange]
+    misses: list[int]
+    mistakes_due: list[tuple[str, datetime]]
+
+
+def skill_labels(skills: Sequence[str]) -> dict[str, str]:
+    """Skills in words: the question type and the phase (each word translated once)."""
+    phases = {"early": _("early"), "middle": _("middle game"), "late": _("late")}
+    kinds = {kind: question_label(kind) for kind in {split_skill(skill)[0] for skill in skills}}
+    return {skill: f"{kinds[split_skill(skill)[0]]} · {phases.get(split_skill(skill)[1], split_skill(skill)[1])}"
+            for skill in skills}
+
+
+def day_result(db: Session, daily: DailySession, items: Sequence[tuple[DrillRun, Attempt | None]]) -> DayResult:
+    """What a session did (its items with their attempts, `session_runs`; the skills' and mistakes'
+    next due dates)."""
+    answers = [a for _r, a in items if a is not None]
+    firsts: dict[str, tuple[float, float]] = {}
+    for attempt in answers:
+        if attempt.skill and attempt.rating_before is not None and attempt.rating_after is not None:
+            first = firsts.get(attempt.skill, (attempt.rating_before, attempt.rating_after))
+            firsts[attempt.skill] = (first[0], attempt.rating_after)
+    dues = dict(db.exec(select(UserSkill.skill, UserSkill.due).where(UserSkill.user_id == daily.user_id,
+                                                                     col(UserSkill.skill).in_(list(firsts)))).all())
+    retried = [r for r, _a in items if r.retry_of is not None]
+    originals = {a.id: a for a in db.exec(select(Attempt).where(
+        Attempt.user_id == daily.user_id, col(Attempt.id).in_([r.retry_of for r in retried]))).all()}
+    language = lang()
+    comes_back = [(Question.from_json(a.question).prompt[language], aware(a.due)) for a in originals.values() if a.due]
+    comes_back += [(Question.from_json(a.question).prompt[language], aware(a.due)) for a in answers
+                   if a.due is not None and a.card is not None]
+    labels = skill_labels(list(firsts))
+    return DayResult(len(answers), sum(a.correct for a in answers), sum(a.ms for a in answers) / 1000,
+                     [SkillChange(s, labels[s], b, e, aware(dues[s]) if dues.get(s) else None)
+                      for s, (b, e) in firsts.items()],
+                     [a.id for a in answers if not a.correct and a.id is not None], comes_back)
+
+
+@dataclass(frozen=True, slots=True)
+class Today:
+    """What the home page and `/today` show of the daily training."""
+
+    day: date
+    due: Due
+    streak: int
+    session: DailySession | None
+    rating: float
+
+    @property
+    def done(self) -> bool:
+        """True when today's session is done."""
+        return self.session is not None and self.session.finished is not None
+
+
+def today_of(user_id: int) -> Today:
+    """The user's day: what is due, the streak, today's session, the overall rating."""
+    db, now = get_session(), utcnow()
+    day = local_day(now, settings(user_id).timezone)
+    overall = db.get(UserSkill, (user_id, OVERALL))
+    return Today(day, due_now(db, user_id, now), streak(db, user_id, day), today_session(db, user_id, day),
+                 overall.rating if overall else 1500.0)
+
+
+@bp.route("/today")
+@login_required
+def today() -> Any:
+    """The daily session: what is due and the start button; in progress, where it stands and Continue;
+    done, the day's result and one click to retry every miss."""
+    db = get_session()
+    state = today_of(g.user.id)
+    context: dict[str, Any] = {"state": state, "settings": settings(g.user.id), "minutes": MINUTES,
+                               "difficulties": DIFFICULTIES, "lang": lang()}
+    if state.session is not None:
+        items = session_runs(db, state.session)
+        context.update(spent=spent_ms(items) / 1000, answered=sum(1 for _r, a in items if a),
+                       result=day_result(db, state.session, items) if state.done else None,
+                       pending=[r for r, a in items if a is None and r.status == ACTIVE])
+    return render_page("today/index.html", "today/_today.html", **context)
+
+
+@bp.route("/today/start", methods=("POST",))
+@login_required
+def start() -> Any:
+    """Start (or go on with) today's session: its budget from the settings, the browser's time zone kept
+    when none is set; then its next item."""
+    db, now = get_session(), utcnow()
+    mine = settings(g.user.id)
+    if mine.timezone is None and request.form.get("tz"):
+        mine.timezone = request.form["tz"] if zone(request.form["tz"]).key == request.form["tz"] else None
+        _commit(mine)
+    day = local_day(now, mine.timezone)
+    daily = today_session(db, g.user.id, day)
+    if daily is None:
+        daily = DailySession(user_id=g.user.id, day=day, budget_ms=mine.minutes * 60_000, started=now)
+        try:
+            _commit(daily)
+        except sa.exc.IntegrityError:
+            db.rollback()
+            daily = today_session(db, g.user.id, day)
+            assert daily is not None
+    following = next_run(db, daily, now)
+    if following is None:
+        if daily.finished is None:
+            close(db, daily, now)
+            _commit(daily)
+        return go(url_for("daily.today"))
+    if following.id is None:
+        _commit(following)
+    return go(url_for("drills.run_page", run_id=following.id))
+
+
+@bp.route("/today/retry", methods=("POST",))
+@login_required
+def retry_misses() -> Any:
+    """Retry every miss of today's session, one after another."""
+    db = get_session()
+    state = today_of(g.user.id)
+    if state.session is None:
+        return go(url_for("daily.today"))
+    misses = db.exec(select(Attempt).join(DrillRun, col(DrillRun.id) == Attempt.run_id)
+                     .where(DrillRun.daily_id == state.session.id, Attempt.user_id == g.user.id,
+                            col(Attempt.correct).is_(False)).order_by(col(Attempt.id))).all()
+    runs = [retry_run(db, miss, utcnow(), state.session.id) for miss in misses]
+    if not runs:
+        return go(url_for("daily.today"))
+    _commit(*runs)
+    return go(url_for("drills.run_page", run_id=runs[0].id))
+
+
+@bp.route("/today/settings", methods=("POST",))
+@login_required
+def save_settings() -> Any:
+    """Store the daily session's length, the difficulty and the time zone."""
+    mine = settings(g.user.id)
+    minutes = request.form.get("minutes", type=int)
+    if minutes in MINUTES:
+        mine.minutes = minutes
+    if request.form.get("difficulty") in DIFFICULTIES:
+        mine.difficulty = request.form["difficulty"]
+    timezone = request.form.get("timezone", "").strip()
+    if timezone and zone(timezone).key == timezone:
+        mine.timezone = timezone
+    _commit(mine)
+    return go(url_for("daily.today"))
+
+
+@bp.route("/review/<id:attempt_id>/retry", methods=("POST",))
+@login_required
+def retry(attempt_id: int) -> Any:
+    """Try a mistake again now: its deal's trick replayed up to the moment, the same question."""
+    db = get_session()
+    mistake = _mistake(db, attempt_id)
+    run = retry_run(db, mistake, utcnow())
+    _commit(run)
+    return go(url_for("drills.run_page", run_id=run.id))
+
+
+@bp.route("/review/<id:attempt_id>/learned", methods=("POST",))
+@login_required
+def learned(attempt_id: int) -> Any:
+    """Mark a mistake learned (after a right retry): it no longer comes back."""
+    db = get_session()
+    mistake = _mistake(db, attempt_id)
+    if last_retry(db, mistake) is True:
+        mistake.learned, mistake.due = utcnow(), None
+        _commit(mistake)
+    return go(url_for("review.show", attempt_id=attempt_id))
+
+
+def _mistake(db: Session, attempt_id: int) -> Attempt:
+    """The signed-in user's wrong answer `attempt_id` (anything else is a 404)."""
+    mistake = db.exec(select(Attempt).where(Attempt.id == attempt_id, Attempt.user_id == g.user.id,
+                                            col(Attempt.correct).is_(False))).first()
+    if mistake is None:
+        abort(404)
+    return mistake
+
+
+def last_retry(db: Session, mistake: Attempt) -> bool | None:
+    """Whether the latest retry of a mistake was right (None: never retried)."""
+    return db.exec(select(Attempt.correct).join(DrillRun, col(DrillRun.id) == Attempt.run_id)
+                   .where(DrillRun.retry_of == mistake.id, DrillRun.user_id == mistake.user_id)
+                   .order_by(col(Attempt.id).desc()).limit(1)).first()
+
