@@ -15,8 +15,9 @@ import itertools
 import os
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -73,17 +74,21 @@ def live_app(tmp_path: Path) -> Iterator[tuple[str, object]]:
         app.extensions["jipai_engine"].dispose()  # type: ignore[attr-defined]
 
 
-def _short_run(app: object, run_id: int) -> int:
-    """Make the run stop at the ends of its deal's first three tricks (a whole run in a few seconds);
-    the number of plays to its first checkpoint."""
+def _stop_early(app: object, run_id: int, lengths: Callable[[Any], list[int]]) -> list[int]:
+    """Make the run stop at the ends of the first three tricks or rounds of its deal, `lengths(record
+    data)` giving each one's number of plays (a whole run in a few seconds); those checkpoints."""
     engine = app.extensions["jipai_engine"]  # type: ignore[attr-defined]
     with Session(engine) as db:
         run = db.get(DrillRun, run_id)
-        record = parse_record(db.get(Deal, run.deal_pk).record)
-        ends = list(itertools.accumulate(len(trick.plays) for trick in record.tricks))[:3]
+        ends = list(itertools.accumulate(lengths(db.get(Deal, run.deal_pk).record)))[:3]
         db.execute(sa.update(DrillRun).where(DrillRun.id == run_id).values(checkpoints=ends))
         db.commit()
-    return ends[0]
+    return ends
+
+
+def _short_run(app: object, run_id: int) -> int:
+    """Make a 升级 run stop at the ends of its deal's first three tricks; the plays to its first checkpoint."""
+    return _stop_early(app, run_id, lambda data: [len(trick.plays) for trick in parse_record(data).tricks])[0]
 
 
 CONTRAST = """() => Array.from(document.querySelectorAll('.chair .caption')).map(caption => {
@@ -189,17 +194,6 @@ def test_a_drill_in_the_browser(live_app) -> None:
     at_each_width(base, "walker", drill)
 
 
-def _short_gouji_run(app: object, run_id: int) -> None:
-    """Make a 够级 run stop at the ends of its deal's first three rounds."""
-    engine = app.extensions["jipai_engine"]  # type: ignore[attr-defined]
-    with Session(engine) as db:
-        run = db.get(DrillRun, run_id)
-        record = parse_gouji_record(db.get(Deal, run.deal_pk).record)
-        ends = list(itertools.accumulate(len(rnd.actions) for rnd in record.rounds))[:3]
-        db.execute(sa.update(DrillRun).where(DrillRun.id == run_id).values(checkpoints=ends))
-        db.commit()
-
-
 def _gouji_run(page: object, base: str, app: object, width: int) -> str:
     """Start the 够级 全记 drill, check the six-seat table, answer by keyboard to the summary; the prompt of
     a wrong answer."""
@@ -207,7 +201,7 @@ def _gouji_run(page: object, base: str, app: object, width: int) -> str:
     page.click("#drill-gouji-everything button[type=submit]")  # type: ignore[attr-defined]
     page.wait_for_url(re.compile(r"/runs/\d+$"))  # type: ignore[attr-defined]
     run_id = int(page.url.rsplit("/", 1)[1])  # type: ignore[attr-defined]
-    _short_gouji_run(app, run_id)
+    _stop_early(app, run_id, lambda data: [len(rnd.actions) for rnd in parse_gouji_record(data).rounds])
     page.reload()  # type: ignore[attr-defined]
     assert page.locator(".table.gouji .chair").count() == 5  # type: ignore[attr-defined]
     assert page.locator(".chair.ours").count() == 2 and page.locator(".chair.theirs").count() == 3  # type: ignore[attr-defined]

@@ -66,7 +66,9 @@ ANSWER_KINDS = {"trumps_unseen": "number", "trumps_played": "number", "constant_
                 "attackers_score": "number", "to_take_over": "number", "points_unplayed": "number",
                 "points_unseen": "number", "suit_played": "number", "suit_unseen": "number", "is_boss": "number",
                 "big_trumps_out": "multi", "voids": "multi", "no_pairs": "multi", "point_cards_out": "multi",
-                "live_pairs": "multi", "live_tractor": "multi", "top_in_play": "single"}
+                "live_pairs": "multi", "live_tractor": "multi", "live_triples": "multi",
+                "live_triple_tractor": "multi", "live_quads": "multi", "live_quad_tractor": "multi",
+                "top_in_play": "single"}
 """Each question type's answer kind (as `questions.py` asks it)."""
 
 
