@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from trainer.engine import (Lead, RoundState, Rules, TrumpContext, check_throw, describe, follow_problem,
-                            kitty_multiplier, level_result, parse_cards, trick_winner)
+                            kitty_multiplier, legal_follows, level_result, parse_cards, trick_winner)
 from trainer.engine.combos import face_counts
 
 
@@ -301,11 +301,54 @@ def test_trump_bomb_beats_side_bomb() -> None:
     ("allow", "2D 2D 2D 2D 3S", "2D 2D 2D 2D", True),
     ("allow_suit_following", "2D 2D 2D 2D 3S", "2D 2D 2D 2D", False),
     ("allow_suit_following", "2D 2D 2D 2D", "2D 2D 2D 2D", True),
-    ("allow_suit_following", "3H 3H 3H 3H 5S", "3H 3H 3H 3H", True),
+    # rules.md §9: under allow_suit_following a trump bomb only from a follower void in the led suit
+    # (rbtying's doc comment; his code and test_bomb_suit_following_trump_bomb_allowed let it through)
+    ("allow_suit_following", "3H 3H 3H 3H 5S", "3H 3H 3H 3H", False),
+    ("allow_suit_following", "3H 3H 3H 3H 5S", "3H 3H 3H 5S", True),
+    ("allow_suit_following", "3H 3H 3H 3H 5D", "3H 3H 3H 3H", True),
+    ("allow_suit_following", "2S 2S 2S 2S 3H 3H 3H 3H", "2S 2S 2S 2S", True),
+    ("allow_suit_following", "2S 2S 2S 2S 2S 3H 3H 3H 3H", "3H 3H 3H 3H", False),
+    ("allow", "3H 3H 3H 3H 5S", "3H 3H 3H 3H", True),
+    ("allow", "2D 2D 2D 2D 2S 3S 5S 6S 7S", "2D 2D 2D 2D", True),
     ("none", "3H 3H 3H 3H 5S", "3H 3H 3H 3H", False),
+    ("none", "3H 3H 3H 3H 5D", "3H 3H 3H 3H", True),
 ])
 def test_bomb_suit_following(bombs: str, hand: str, play: str, legal: bool) -> None:
     assert is_legal("four-deck", "8S 8S 9S 9S", hand, play, level="4", trump="H", bombs=bombs) is legal
+
+
+@pytest.mark.parametrize(("bombs", "hand", "bombs_listed"), [
+    ("allow", "3H 3H 3H 3H 2D 2D 2D 2D 2D 5S 6S 7S 10S 10S", {"3H", "2D"}),
+    ("allow_suit_following", "3H 3H 3H 3H 2D 2D 2D 2D 2D 5S 6S 7S 10S 10S", set()),
+    ("allow_suit_following", "3H 3H 3H 3H 2D 2D 2D 2D 5D", {"3H", "2D"}),
+    ("allow_suit_following", "2S 2S 2S 2S 3H 3H 3H 3H 5S", {"2S"}),
+])
+def test_legal_follows_lists_the_bombs_allowed(bombs: str, hand: str, bombs_listed: set[str]) -> None:
+    """`legal_follows` offers exactly the bombs `follow_problem` accepts (4-card lead ♠8899)."""
+    ctx = context("four-deck", "4", "H", bombs=bombs)
+    lead = Lead.of(parse_cards("8S 8S 9S 9S"), ctx)
+    held = face_counts(parse_cards(hand))
+    listed = {str(play[0]) for play in legal_follows(lead, held, ctx) if len(set(play)) == 1}
+    assert listed == bombs_listed
+    for face in bombs_listed:
+        assert follow_problem(lead, held, parse_cards(" ".join([face] * 4)), ctx) is None
+
+
+@pytest.mark.parametrize(("bombs", "plays", "expected"), [
+    # a bomb beats any non-bomb play; between bombs the higher face (trump above side). With at most
+    # four decks every bomb has 4 cards, as the lead, so "wider beats narrower" never meets one trick.
+    ("allow", ["8S 8S 9S 9S", "3H 3H 3H 3H"], 1),
+    ("allow", ["8S 8S 9S 9S", "2D 2D 2D 2D"], 1),
+    ("allow", ["7S 7S 7S 7S", "8S 8S 8S 8S", "6S 6S 6S 6S", "5S 5S 5S AS"], 1),
+    ("allow", ["AS AS AS AS", "2S 2S 2S 2S"], 0),
+    ("allow", ["AS AS KS KS", "2S 2S 2S 2S", "3H 3H 3H 3H", "AD AD AD AD"], 2),
+    ("allow", ["AS AS KS KS", "2H 2H 2H 2H", "3H 3H 3H 3H", "4C 4C 4C 4C"], 3),
+    ("allow_suit_following", ["8S 8S 9S 9S", "2S 2S 2S 2S", "3S 5S 6S 7S"], 1),
+    ("allow_suit_following", ["8S 8S 9S 9S", "2S 2S 2S 2S", "3H 3H 3H 3H"], 2),
+    ("none", ["8S 8S 9S 9S", "2D 2D 2D 2D"], 0),
+])
+def test_bomb_order(bombs: str, plays: list[str], expected: int) -> None:
+    assert winner("four-deck", plays, level="4", trump="H", bombs=bombs) == expected
 
 
 def test_void_off_suit_bomb_wins() -> None:

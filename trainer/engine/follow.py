@@ -183,11 +183,11 @@ def is_bomb(counts: dict[int, int]) -> bool:
 
 def _bomb_allowed(lead: Lead, hand: dict[int, int], played: dict[int, int], ctx: TrumpContext) -> bool:
     """Whether a bomb may answer the lead: always under `bombs = allow`; under `allow_suit_following`
-    when it is of the led suit or trump, or the follower holds no card of the led suit."""
+    when it is of the led suit, or the follower holds no card of the led suit (then of trump, or of
+    another side suit: §11.9)."""
     if ctx.rules.bombs == "allow":
         return True
-    suit = ctx.suit_of[next(iter(played))]
-    return suit in (lead.suit, TRUMP) or not _suit_part(hand, lead.suit, ctx)
+    return ctx.suit_of[next(iter(played))] == lead.suit or not _suit_part(hand, lead.suit, ctx)
 
 
 def _skips_genuine(held: dict[int, int], in_suit: dict[int, int], slots: dict[int, int]) -> bool:
@@ -372,6 +372,10 @@ def legal_follows(lead: Lead, hand: dict[int, int], ctx: TrumpContext) -> Iterat
     n = lead.size
     held = _suit_part(hand, lead.suit, ctx)
     held_count = sum(held.values())
+    if ctx.rules.bombs == "allow" and held_count and n >= 4:  # bombs of other suits (§9 `allow`)
+        for face, copies in hand.items():
+            if copies >= n and face not in held:
+                yield [Card.from_index(face)] * n
     if held_count <= n:
         others = {f: c for f, c in hand.items() if c and f not in held}
         for filler in _multisets(others, n - held_count):
