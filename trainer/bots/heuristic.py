@@ -12,7 +12,8 @@ an A, a K-ask and a 5-lead as the set allows, asks for the K from A A K and lead
 lays its discards on a partner's multi-card lead in the order that tells the truth (and reads the
 partner's order on its own lead as a way in, used when it has nothing to cash), reads its partner's
 answer to an opponent's A in no trump, feeds points when the partner's signalled A will take the trick,
-passes a signalled suit unless one of the nine exceptions holds, and as banker asks for trumps with its opening lead when points are buried (the helper then draws trumps).
+passes a signalled suit unless one of the nine exceptions holds, and as banker asks for trumps with its
+opening lead when points are buried (the helper then draws trumps).
 """
 from __future__ import annotations
 
