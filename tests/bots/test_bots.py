@@ -237,3 +237,26 @@ def test_random_follow_falls_back_to_the_legal_plays():
     play = random_follow(lead, hand, ctx, rng)
     assert follow_problem(lead, hand, play, ctx) is None
     assert sorted(str(card) for card in play) == ["8S", "8S", "9S", "9S"]
+
+
+def test_reads_the_partners_answer_to_an_opponents_ace_in_no_trump():
+    """signals.md nt_opponent_A: my partner's ♥9 on an opponent's ♥A says he holds the other A, so when an
+    opponent leads ♥ again with my partner last to play, a signalling attacker feeds points (走分)."""
+    from trainer.signals.conventions import find_convention
+
+    def play(bot: HeuristicBot, trick: int, seat: int, card: str, winning: int) -> None:
+        bot.observe(PlayEvent(trick, seat, (Card.parse(card),), bot.tracker.lead, winning=winning))
+
+    plays = []
+    for convention in (find_convention("basic_89JQ"), None):
+        ctx = TrumpContext.parse("2", None)
+        bot = HeuristicBot(0, ctx, 1, parse_cards("10H 7H 3H 3S 4S 5C 6C 7C 8D 9D"), convention=convention)
+        _lead_event(bot, 3, "AH")
+        play(bot, 1, 0, "3H", 3)
+        play(bot, 1, 1, "4H", 3)
+        play(bot, 1, 2, "9H", 3)
+        played = tuple(parse_cards("JH"))
+        bot.observe(PlayEvent(2, 3, played, Lead.of(played, ctx), winning=3))
+        plays.append([str(c) for c in bot.follow()])
+        assert (1 in bot.partner_has_ace) == (convention is not None)
+    assert plays == [["10H"], ["7H"]]

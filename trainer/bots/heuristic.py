@@ -10,8 +10,10 @@ opponent cheaply, discards low otherwise, and fights for the last trick (the kit
 Given a convention set (`convention=`), it follows the whole set (trainer.signals.rules): it answers
 an A, a K-ask and a 5-lead as the set allows, asks for the K from A A K and leads the 5 from A A × × 5,
 lays its discards on a partner's multi-card lead in the order that tells the truth (and reads the
-partner's order on its own lead), passes a signalled suit unless one of the nine exceptions holds, and
-as banker asks for trumps with its opening lead when points are buried (the helper then draws trumps).
+partner's order on its own lead as a way in, used when it has nothing to cash), reads its partner's
+answer to an opponent's A in no trump, feeds points when the partner's signalled A will take the trick,
+passes a signalled suit unless one of the nine exceptions holds, and as banker asks for trumps with its
+opening lead when points are buried (the helper then draws trumps).
 """
 from __future__ import annotations
 
@@ -26,8 +28,8 @@ from trainer.engine.follow import Lead, legal_follows, legal_leads, random_follo
 from trainer.engine.trump import TRUMP, TrumpContext
 from trainer.engine.tricks import beats, play_profile
 from trainer.signals.conventions import Convention
-from trainer.signals.rules import (Allowed, discard_order, in_suit, must_pass, opening_request, respond,
-                                   truth_after)
+from trainer.signals.rules import (Allowed, discard_order, in_suit, interpret, must_pass, opening_request,
+                                   respond, truth_after)
 from trainer.tracking.tracker import PlayEvent, SeatTracker
 
 CONVENTION_RULES = frozenset({"answer_A", "skip_signal_10", "has_A_no_signal_card", "no_A", "only_signal_cards",
@@ -172,6 +174,15 @@ class HeuristicBot(Bot):
             meaning = discard_order(lead.cards, event.cards, "partner", self.ctx, self.convention).value
             if meaning in ("yes", "holds_A", "void"):
                 self.partner_entries[lead.suit] = meaning
+        if (following and lead is not None and event.seat == self.partner and self.tracker.trick.leader != self.seat
+                and lead.size == 1 and len(event.cards) == 1 and lead.suit != TRUMP):
+            seen = self._played()
+            seen.remove(lead.cards[0])
+            meaning = interpret(lead.cards[0], "opponent", self.role, event.cards[0], _cards(self.hand()), seen,
+                                self.ctx, self.convention).value
+            if meaning == "has_other_A":
+                self.partner_entries[lead.suit] = "holds_A"
+                self.partner_has_ace.add(lead.suit)
         if following and lead is not None:
             off = [card for card in event.cards if self.ctx.suit_of[card.index] != lead.suit]
             if event.seat == self.partner:
@@ -219,6 +230,9 @@ class HeuristicBot(Bot):
                 best = units[0]
         if best is not None:
             return best
+        entry = self._entry_lead(by_suit) if self.signalling else None
+        if entry is not None:
+            return entry
         side = [(sum(c.values()), s) for s, c in by_suit.items() if s != TRUMP]
         if side:
             _, suit = min(side)
@@ -258,10 +272,6 @@ class HeuristicBot(Bot):
             if verdict.must_pass:
                 return [self._low_card(by_suit[suit])]
             break
-        for suit, meaning in sorted(self.partner_entries.items()):
-            del self.partner_entries[suit]
-            if suit in by_suit and (self._ace_out(suit) or meaning != "holds_A"):
-                return [self._low_card(by_suit[suit])]
         for suit, cards in sorted(by_suit.items()):
             if suit == TRUMP or suit in self.asked or sum(cards.values()) < 4:
                 continue
@@ -278,6 +288,16 @@ class HeuristicBot(Bot):
                     self.tracker.unseen[king.index]:
                 self.asked.add(suit)
                 return [Card(5, Suit(suit))]
+        return None
+
+    def _entry_lead(self, by_suit: dict[int, dict[int, int]]) -> list[Card] | None:
+        """With nothing of my own to cash, a low card of a suit where my partner's signal showed a way in
+        (a discard order on my lead, or the answer to an opponent's A in no trump), or None."""
+        for suit, meaning in sorted(self.partner_entries.items()):
+            del self.partner_entries[suit]
+            ruffed = any(self.tracker.revealed_voids[(self.seat + k) % 4] >> suit & 1 for k in (1, 3))
+            if suit in by_suit and (self._ace_out(suit) if meaning == "holds_A" else meaning == "yes" or not ruffed):
+                return [self._low_card(by_suit[suit])]
         return None
 
     def _ace_out(self, suit: int) -> bool:
@@ -362,6 +382,7 @@ class HeuristicBot(Bot):
                            and lead.suit != TRUMP)
         hold_other_ace = partner_led_ace and tracker.mine[lead.cards[0].index] > 0
         safe_partner = partner_winning and (last or self._holds(best_play, lead))
+        partner_ace = self.signalling and self._partner_ace_wins(lead)
         answer = self._convention_answer(lead) if self.signalling else None
         ordering = self.signalling and trick.leader == self.partner and lead.size >= 2 and lead.suit != TRUMP
         options = []
@@ -377,8 +398,8 @@ class HeuristicBot(Bot):
             points = sum(c.points for c in play)
             cost = sum(self._value(c) for c in play) + self._broken_tuples(play, hand)
             score = -cost
-            if partner_winning:
-                score += (points * 6 if safe_partner else -points * 3) - (40 if wins else 0)
+            if partner_winning or partner_ace:
+                score += (points * 6 if safe_partner or partner_ace else -points * 3) - (40 if wins else 0)
             elif wins:
                 gain = table + points + (30 if end_game else 0)
                 score += 25 + gain * 3 - (0 if last else 10 * sum(1 for c in play if self._unseen_above(c.index)))
@@ -435,6 +456,19 @@ class HeuristicBot(Bot):
         for card in play:
             taken[card.index] = taken.get(card.index, 0) + 1
         return 8.0 * sum(1 for face, copies in taken.items() if hand[face] >= 3 and copies < hand[face])
+
+    def _partner_ace_wins(self, lead: Lead) -> bool:
+        """True when my partner, still to play to a single side-suit lead, holds the last A of the suit (his
+        signal said so) and no seat between is known void in it: the trick is his."""
+        tracker, ctx = self.tracker, self.ctx
+        if lead.size != 1 or lead.suit == TRUMP or lead.suit not in self.partner_has_ace:
+            return False
+        to_play = [(self.seat + k) % 4 for k in range(1, 4 - len(tracker.trick.plays))]
+        aces = [f for f in ctx.faces_by_suit[lead.suit] if Card.from_index(f).rank == 14]
+        if self.partner not in to_play or sum(tracker.unseen[f] for f in aces) != 1 or tracker.mine[aces[0]]:
+            return False
+        before = to_play[:to_play.index(self.partner)]
+        return not any(tracker.revealed_voids[q] >> lead.suit & 1 for q in before)
 
     def _holds(self, play: Sequence[Card], lead: Lead) -> bool:
         """True when no unseen card can beat the partner's winning play (its top card is boss and
