@@ -159,6 +159,19 @@ def test_generate_with_htmx_answers_the_form_fragment(alice) -> None:
     assert "你的牌库新增 1 局" in response.text and len(_ids(response.text)) == 1
 
 
+@pytest.mark.parametrize("preset", ["standard", "bisai"])
+def test_generate_plays_gouji_deals_under_a_gouji_preset(app, alice, preset) -> None:
+    """A 够级 preset of the form (`gouji:<preset>`) has the 够级 bots play six-seat deals, stored as 够级 deals
+    under that preset and shown on the 够级 deal page."""
+    assert f'value="gouji:{preset}"' in alice.get("/deals/new").text
+    response = alice.post("/deals/generate", data={"rules": f"gouji:{preset}", "count": "2"}, headers=HX)
+    assert response.status_code == 200 and "你的牌库新增 2 局" in response.text
+    mine = [deal for deal in _stored(app) if deal.owner_id is not None]
+    assert len(mine) == 2 and {(deal.game, deal.rules) for deal in mine} == {("gouji", preset)}
+    assert all(deal.complete and deal.source_kind == "generated" and len(deal.record["hands"]) == 6 for deal in mine)
+    assert alice.get(f"/deals/{mine[0].id}").status_code == 200
+
+
 def _generate_choice(page: str) -> tuple[str, str]:
     """The preset chosen in the generate form, and the count typed in it."""
     form = page[page.index('<form id="generate-form"'):]

@@ -4,6 +4,7 @@ of a Gouji mistake."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,48 @@ def test_no_gouji_deal_means_no_gouji_run(app, alice):
     assert response.status_code == 303 and response.headers["Location"] == "/drills"
     with session(app) as db:
         assert db.execute(sa.select(sa.func.count()).select_from(DrillRun)).scalar() == 0
+
+
+@pytest.mark.parametrize("headers", [{}, HX])
+def test_a_gouji_review_shows_the_trackers_facts(gouji_app, player, headers):
+    """The review's facts table: per rank and per other seat, its cells are the §6 facts of the viewer at the
+    mistake, with the question's row highlighted and explained; the same with and without HX-Request."""
+    run_id = start(player, "gouji-hua-qian")
+    run = run_row(gouji_app, run_id)
+    player.post(f"/runs/{run_id}/step?at=0&to={run.checkpoints[0]}")
+    with session(gouji_app) as db:
+        record = parse_gouji_record(db.get(Deal, run.deal_pk).record)
+    asked = question_at(GOUJI["gouji-hua-qian"], record, run.seat, run.checkpoints[0], run.seed, 0,
+                        list(public_events(record)))
+    player.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": str(asked.question.answer + 1)})
+    [attempt] = attempts(gouji_app, run_id)
+    page = player.get(f"/review/{attempt.id}", headers=headers)
+    assert page.status_code == 200
+    facts = asked.facts
+
+    def row(key: str) -> tuple[str, list[str]]:
+        found = re.search(rf'<tr id="fact-{key}"([^>]*)><th>[^<]*</th>(.*?)</tr>', page.text, re.DOTALL)
+        assert found, key
+        return found.group(1), re.findall(r"<td>([^<]*)</td>", found.group(2))
+
+    for rank, entry in facts["ranks"].items():
+        gouji = facts["gouji"].get(rank)
+        expected = [entry["total"], entry["played"], entry["mine"], entry["unseen"], entry["in_hands"]]
+        expected += [gouji["max_sets_unseen"], gouji["sets_played"]] if gouji else ["—", "—"]
+        assert row(f"rank-{rank}")[1] == [str(n) for n in expected]
+    others = [q for q in facts["seats"] if int(q) != run.seat]
+    assert len(others) == 5 and f'id="fact-seat-{run.seat}"' not in page.text
+    for q in others:
+        entry = facts["seats"][q]
+        left, shown, gouji_plays, opened, out = row(f"seat-{q}")[1]
+        assert int(left) == facts["hand_sizes"][int(q)] and int(gouji_plays) == len(entry["gouji_plays"])
+        assert shown == (" ".join(f"{r}×{n}" for r, n in entry["shown"].items() if n) or "—")
+        assert opened == ("yes" if entry["opened"] else "no") and (out == "—") == (entry["out"] is None)
+    assert row(f"rank-{asked.question.card}")[0] == ' class="relevant"'
+    assert page.text.count('class="relevant"') == 1
+    explained = visible_text(page.text)
+    entry = facts["ranks"][asked.question.card]
+    assert f"{asked.question.card}: {entry['total']} in the decks, {entry['played']} played" in explained
+    assert player.post("/lang", data={"lang": "zh"}).status_code == 303
+    chinese = visible_text(player.get(f"/review/{attempt.id}", headers=headers).text)
+    assert "花和钱（王和2）" in chinese and f"{asked.question.card}：共{entry['total']}张，已出{entry['played']}张" in chinese

@@ -328,51 +328,63 @@ def question_at(drill: GoujiDrill, record: GoujiRecord, seat: int, actions: int,
     return GoujiAsked(fallback, snap, ctx.facts, position)
 
 
+def _lines() -> tuple[dict[str, list[str]], Callable[[str, str], None]]:
+    lines: dict[str, list[str]] = {"zh": [], "en": []}
+
+    def line(chinese: str, english: str) -> None:
+        lines["zh"].append(chinese)
+        lines["en"].append(english)
+    return lines, line
+
+
+def rank_lines(facts: dict[str, Any], rank: str) -> dict[str, list[str]]:
+    """One rank's §6 counts in words (zh and en): total, played, mine, out, in hands, and its 够级 sets."""
+    lines, line = _lines()
+    entry = facts["ranks"][rank]
+    line(f"{rank}：共{entry['total']}张，已出{entry['played']}张，自己{entry['mine']}张，外面{entry['unseen']}张",
+         f"{rank}: {entry['total']} in the decks, {entry['played']} played, {entry['mine']} in your hand, "
+         f"{entry['unseen']} out")
+    line(f"手里（连自己）还有{entry['in_hands']}张 = 共{entry['total']} − 已出{entry['played']}",
+         f"still in hands (yours too): {entry['in_hands']} = {entry['total']} − {entry['played']} played")
+    if rank in facts["gouji"]:
+        gouji = facts["gouji"][rank]
+        line(f"{rank}的够级要{gouji['threshold']}张：外面最多{gouji['max_sets_unseen']}套；"
+             f"已出{gouji['sets_played']}套够级（原版{gouji['original_played']}套）",
+             f"a 够级 set of {rank} needs {gouji['threshold']}: at most {gouji['max_sets_unseen']} sets out; "
+             f"{gouji['sets_played']} 够级 sets played ({gouji['original_played']} original)")
+    return lines
+
+
+def seat_lines(facts: dict[str, Any], seat: int, gouji_only: bool = False) -> dict[str, list[str]]:
+    """What one seat has shown, in words (zh and en): its plays (only its 够级 plays with `gouji_only`),
+    its cards left, whether it opened."""
+    lines, line = _lines()
+    entry = facts["seats"][str(seat)]
+    relation = entry["relation"]
+    plays = entry["gouji_plays"] if gouji_only else entry["plays"]
+    shown = "；".join(f"{p['at']} {' '.join(p['cards'])}" for p in plays) or "—"
+    line(f"{relation}（座位{seat}）出过：{shown}",
+         f"your {RELATION_WORDS.get(relation, relation)} (seat {seat}) played: {shown}")
+    line(f"还剩{facts['hand_sizes'][seat]}张", f"{facts['hand_sizes'][seat]} cards left")
+    line("已开点" if entry["opened"] else "还没开点", "opened" if entry["opened"] else "not opened yet")
+    return lines
+
+
 def explain(question: Question, ctx: Context) -> dict[str, list[str]]:
     """Why the answer is right, in Chinese and English: the §6 counts it comes from, one line each."""
     facts, subject = ctx.facts, question.card or ""
-    zh: list[str] = []
-    en: list[str] = []
-
-    def line(chinese: str, english: str) -> None:
-        zh.append(chinese)
-        en.append(english)
-
-    def rank_line(rank: str) -> None:
-        entry = facts["ranks"][rank]
-        line(f"{rank}：共{entry['total']}张，已出{entry['played']}张，自己{entry['mine']}张，外面{entry['unseen']}张",
-             f"{rank}: {entry['total']} in the decks, {entry['played']} played, {entry['mine']} in your hand, "
-             f"{entry['unseen']} out")
-
     kind = question.type
-    if kind in ("sets_left", "sets_played"):
-        rank_line(subject)
-        gouji = facts["gouji"][subject]
-        line(f"{subject}的够级要{gouji['threshold']}张：外面最多{gouji['max_sets_unseen']}套；"
-             f"已出{gouji['sets_played']}套够级（原版{gouji['original_played']}套）",
-             f"a 够级 set of {subject} needs {gouji['threshold']}: at most {gouji['max_sets_unseen']} sets out; "
-             f"{gouji['sets_played']} 够级 sets played ({gouji['original_played']} original)")
-    elif kind in ("rank_unseen", "rank_in_hands", "hua_qian_out", "hua_qian_in_hands"):
-        rank_line(subject)
-        entry = facts["ranks"][subject]
-        line(f"手里（连自己）还有{entry['in_hands']}张 = 共{entry['total']} − 已出{entry['played']}",
-             f"still in hands (yours too): {entry['in_hands']} = {entry['total']} − {entry['played']} played")
-    elif kind == "higher_out":
+    if kind in ("sets_left", "sets_played", "rank_unseen", "rank_in_hands", "hua_qian_out", "hua_qian_in_hands"):
+        return rank_lines(facts, subject)
+    lines, line = _lines()
+    if kind == "higher_out":
         above = [(name, entry["unseen"]) for name, entry in facts["ranks"].items()]
         index = [name for name, _ in above].index(subject)
         parts = [f"{name} {count}" for name, count in above[:index]]
         line(f"比{subject}大的外面还有：{'，'.join(parts)}，共{facts['higher_unseen'][subject]}张",
              f"out above {subject}: {', '.join(parts)}; {facts['higher_unseen'][subject]} in all")
     elif kind in ("cards_left", "jokers_shown", "gouji_plays", "opened"):
-        seat = ctx.seat_of(subject)
-        entry = facts["seats"][str(seat)]
-        plays = entry["gouji_plays"] if kind == "gouji_plays" else entry["plays"]
-        shown = "；".join(f"{p['at']} {' '.join(p['cards'])}" for p in plays) or "—"
-        line(f"{subject}（座位{seat}）出过：{shown}", f"your {RELATION_WORDS[subject]} (seat {seat}) played: {shown}")
-        if kind == "cards_left":
-            line(f"还剩{facts['hand_sizes'][seat]}张", f"{facts['hand_sizes'][seat]} cards left")
-        if kind == "opened":
-            line("已开点" if entry["opened"] else "还没开点", "opened" if entry["opened"] else "not opened yet")
+        return seat_lines(facts, ctx.seat_of(subject), gouji_only=kind == "gouji_plays")
     else:
         seat = ctx.seat_of(subject)
         bounds = ctx.inference["holdings"][str(seat)]
@@ -381,8 +393,8 @@ def explain(question: Question, ctx: Context) -> dict[str, list[str]]:
         line(f"按所有可能的分牌（手牌张数、憋3、买3、自然开点），{subject}有{low}到{high}张{wanted}",
              f"over every deal of the unseen cards that fits (hand sizes, 憋3, 买3, natural opening) your "
              f"{RELATION_WORDS[subject]} holds {low} to {high} {wanted}s")
-    return {"zh": zh, "en": en}
+    return lines
 
 
 __all__ = ["GoujiDrill", "GoujiPlan", "GoujiAsked", "QUESTION_TYPES", "make_question", "plan_run", "question_at",
-           "snapshot_after", "position_after", "context", "Context", "explain"]
+           "snapshot_after", "position_after", "context", "Context", "explain", "rank_lines", "seat_lines"]

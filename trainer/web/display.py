@@ -11,6 +11,7 @@ from trainer.engine.cards import BIG_JOKER, RANK_NAMES, Card, Suit
 from trainer.engine.combos import Combination
 from trainer.engine.rules import PRESETS
 from trainer.engine.trump import TrumpContext
+from trainer.gouji.rules import PRESETS as GOUJI_PRESETS
 from trainer.records import Position, Replay, state_at
 from trainer.web.extensions import gettext as _
 from trainer.web.extensions import lazy_gettext as _l
@@ -244,6 +245,14 @@ PRESET_LABELS = {
 }
 """Every rules preset of `trainer.engine.rules.PRESETS` as the pages name it."""
 assert set(PRESET_LABELS) == set(PRESETS), "name every rules preset"
+
+GOUJI_PRESET_LABELS = {
+    "standard": _l("够级: standard rules"), "karamay": _l("够级: Karamay rules (克拉玛依)"),
+    "activity": _l("够级: activity rules (活动)"), "bisai": _l("够级: match rules (比赛)"),
+    "paodekuai": _l("够级: 跑得快 rules"),
+}
+"""Every 够级 rules preset of `trainer.gouji.rules.PRESETS` as the generate form names it."""
+assert set(GOUJI_PRESET_LABELS) == set(GOUJI_PRESETS), "name every 够级 rules preset"
 
 SOURCE_LABELS = {"generated": _l("played by bots"), "import": _l("imported"), "botzone": _l("Botzone match")}
 """The kinds of deal source the app writes (`source.kind` of a record; `import` when a record has none)."""

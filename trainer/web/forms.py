@@ -11,8 +11,8 @@ from wtforms import Field, Form, HiddenField, IntegerField, PasswordField, Selec
 from wtforms.validators import DataRequired, EqualTo, InputRequired, Length, NumberRange, Regexp, ValidationError
 from zxcvbn import zxcvbn
 
-from trainer.web.display import preset_choices
-from trainer.web.library import RULE_PRESETS
+from trainer.web.display import GOUJI_PRESET_LABELS, preset_choices
+from trainer.web.library import GOUJI_CHOICE, RULE_PRESETS
 from trainer.web.models import NAME_KEY_LENGTH, name_key
 
 NAME_LENGTH = 40
@@ -106,7 +106,8 @@ class PasswordForm(NewPasswordForm):
 class GenerateForm(FlaskForm):
     """New deals played by bots."""
 
-    rules = SelectField(_l("Rules"), choices=preset_choices(RULE_PRESETS), default="standard")
+    rules = SelectField(_l("Rules"), default="standard", choices=preset_choices(RULE_PRESETS) + [
+        SelectChoice(GOUJI_CHOICE + name, label) for name, label in GOUJI_PRESET_LABELS.items()])
     count = IntegerField(_l("How many"), default=4, validators=[InputRequired(), NumberRange(min=1, max=20)])
 
 

@@ -25,7 +25,9 @@ from trainer.engine.errors import IllegalPlayError, JipaiError
 from trainer.engine.rules import PRESETS, Rules
 from trainer.gouji.records import GoujiRecord, GoujiReplay, is_gouji, parse_gouji_record
 from trainer.gouji.records import replay as gouji_replay
+from trainer.gouji.generate import generate_gouji_records
 from trainer.gouji.rules import PRESETS as GOUJI_PRESETS
+from trainer.gouji.rules import GoujiRules
 from trainer.json_input import MAX_DEPTH, MAX_DIGITS, JSONInputError, read_json
 from trainer.records import DealRecord, Replay, parse_record, record_id, replay
 from trainer.web.keyset import Cursor, Page, keyset_page
@@ -33,6 +35,8 @@ from trainer.web.models import Deal
 
 RULE_PRESETS = tuple(PRESETS)
 """The presets the library can hold and generate: every one, one to four decks."""
+GOUJI_CHOICE = "gouji:"
+"""The prefix of a 够级 preset given to `generate` (`gouji:standard`): the two games share preset names."""
 TRUMPS = ("S", "H", "C", "D", "none")
 
 
@@ -240,12 +244,15 @@ def check_room(session: Session, owner_id: int, adding: int, limit: int) -> None
 
 def generate(session: Session, preset: str, count: int, owner_id: int, limit: int | None = None,
              seed: int | None = None) -> Added:
-    """Bots play `count` new deals under the `preset` rules, stored in the owner's library (of at
+    """Bots play `count` new deals under the `preset` rules (a 够级 one as `gouji:<preset>`), stored in the owner's library (of at
     most `limit` deals: checked before the bots play, and again as they are stored)."""
     if limit is not None:
         check_room(session, owner_id, count, limit)
     seed = secrets.randbelow(2**31) if seed is None else seed
-    records = generate_records(Rules.parse(preset), seed=seed, count=count)
+    if preset.startswith(GOUJI_CHOICE):
+        records = generate_gouji_records(GoujiRules.parse(preset.removeprefix(GOUJI_CHOICE)), seed=seed, count=count)
+    else:
+        records = generate_records(Rules.parse(preset), seed=seed, count=count)
     return add_records(session, check_records(records), owner_id, limit)
 
 

@@ -18,7 +18,10 @@ from sqlmodel import col, func, select
 from wtforms import DateField, Form, SelectChoice, SelectField
 from wtforms.validators import Optional
 
+from trainer.drills.gouji import rank_lines, seat_lines
 from trainer.drills.questions import Question
+from trainer.gouji.facts import facts_json as gouji_facts_json
+from trainer.gouji.records import place_name
 from trainer.tracking.explain import explain
 from trainer.tracking.facts import facts_json, listed_widths, tractor_key, tuple_key
 from trainer.web.auth import login_required
@@ -27,7 +30,7 @@ from trainer.web.dealdata import DealData, deal_cache
 from trainer.web.display import CardView, cards_view, hand_groups, seat_label, trump_label
 from trainer.web.daily import last_retry
 from trainer.web.drills import drills, feedback, lang, plays_at, run_drill
-from trainer.web.gouji import GoujiDealData, gouji_stretch
+from trainer.web.gouji import GoujiDealData, gouji_stretch, relation_label
 from trainer.web.inputs import page_cursor
 from trainer.web.keyset import keyset_page
 from trainer.web.models import Attempt, Deal, DrillRun
@@ -119,9 +122,11 @@ def show(attempt_id: int) -> Any:
     seat = attempt.seat
     if isinstance(data, GoujiDealData):
         drill = drills().get(drill_id)
+        facts = gouji_facts_json(data.snapshot(seat, plays), attempt.position)
         return render_page("review/show_gouji.html", **feedback(attempt, data, lang()), drill=drill, deal_id=deal_id,
                            lang=lang(), settings={"hand_sizes": True},
-                           table=gouji_stretch(data, seat, plays, plays, drill.hand_sizes if drill else "always"))
+                           table=gouji_stretch(data, seat, plays, plays, drill.hand_sizes if drill else "always"),
+                           rows=gouji_fact_rows(facts, lang()), relevant=gouji_relevant_row(attempt.question, facts))
     snap = data.snapshot(seat, plays)
     facts = facts_json(snap, attempt.position)
     events = data.events[:plays]
@@ -202,6 +207,37 @@ def fact_rows(facts: dict[str, Any], snap: Any, events: Any) -> list[FactRow]:
     out.append(FactRow("score", _("Score"), [str(score["attackers"]), str(score["banker_side"]),
                                              str(score["unplayed"]), str(score["to_take_over"])], lines("score")))
     return out
+
+
+def gouji_relevant_row(question: dict[str, Any], facts: dict[str, Any]) -> str:
+    """The key of the 够级 facts table's row that holds the question's fact: its rank's, or its seat's."""
+    subject = question.get("card") or ""
+    if subject in facts["ranks"]:
+        return f"rank-{subject}"
+    seat = next((q for q, entry in facts["seats"].items() if entry["relation"] == subject), None)
+    return f"seat-{seat}" if seat is not None else ""
+
+
+def gouji_fact_rows(facts: dict[str, Any], language: str) -> list[FactRow]:
+    """The 够级 §6 facts as compact rows, each explained: a row per rank (花和钱 first) with its cards and
+    够级 sets, then a row per other seat with its cards left and what it has shown."""
+    rows = []
+    for rank, entry in facts["ranks"].items():
+        gouji = facts["gouji"].get(rank)
+        rows.append(FactRow(f"rank-{rank}", rank, [
+            str(entry["total"]), str(entry["played"]), str(entry["mine"]), str(entry["unseen"]),
+            str(entry["in_hands"]), str(gouji["max_sets_unseen"]) if gouji else "—",
+            str(gouji["sets_played"]) if gouji else "—"], rank_lines(facts, rank)[language]))
+    for q, entry in facts["seats"].items():
+        if int(q) == facts["seat"]:
+            continue
+        shown = " ".join(f"{rank}×{n}" for rank, n in entry["shown"].items() if n) or "—"
+        out = entry["out"]
+        rows.append(FactRow(f"seat-{q}", relation_label(entry["relation"]), [
+            str(facts["hand_sizes"][int(q)]), shown, str(len(entry["gouji_plays"])),
+            _("yes") if entry["opened"] else _("no"), place_name(out["place"], len(facts["seats"])) if out else "—"],
+            seat_lines(facts, int(q))[language]))
+    return rows
 
 
 @dataclass(frozen=True, slots=True)
