@@ -46,7 +46,6 @@ from trainer.web.auth import login_required
 from trainer.web.db import get_session, write_lock
 from trainer.web.dealdata import DealData, deal_cache
 from trainer.web.drills import ACTIVE, RunHooks, lang, plays_at
-from trainer.web.gouji import GoujiDealData
 from trainer.web.models import (
     Attempt,
     DailySession,
@@ -135,12 +134,8 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) ->
     gets its cause (`causes.mistake_cause`). The rows to store with the attempt."""
     db, now = get_session(), aware(attempt.created)
     plays = plays_at(data, attempt.position)
-    gouji = isinstance(data, GoujiDealData)
-    if gouji:  # 够级: its rounds stand for tricks
-        trick, tricks = data.positions[plays].round, len(data.record.rounds)
-    else:
-        trick, tricks = position_after(data.record, plays).trick, len(data.record.tricks)
-    attempt.skill = skill_name(attempt.question_type, phase_of(trick, tricks))
+    trick = position_after(data.record, plays).trick
+    attempt.skill = skill_name(attempt.question_type, phase_of(trick, len(data.record.tricks)))
     skill, overall = _skill_row(db, run.user_id, attempt.skill), _skill_row(db, run.user_id, OVERALL)
     position = db.exec(select(PositionRating).where(
         PositionRating.deal_pk == run.deal_pk, PositionRating.seat == run.seat, PositionRating.plays == plays,
@@ -165,7 +160,7 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) ->
             rows.append(mistake)
     elif not attempt.correct:
         attempt.card, attempt.due = review(None, Rating.Again, now)
-    if not attempt.correct and not gouji:  # the causes are 升级's (trumps, points, pairs): none for 够级
+    if not attempt.correct:
         attempt.cause = mistake_cause(Question.from_json(attempt.question), attempt.given, snap, data.events[:plays])
     if run.daily_kind in ("skill", "new"):
         skill.card, skill.due = review(skill.card, rating, now)
