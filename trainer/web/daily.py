@@ -47,6 +47,7 @@ from trainer.web.auth import login_required
 from trainer.web.db import get_session, write_lock
 from trainer.web.dealdata import DealData, deal_cache
 from trainer.web.drills import ACTIVE, RunHooks, lang, plays_at
+from trainer.web.gouji import GoujiDealData
 from trainer.web.models import (
     Attempt,
     DailySession,
@@ -133,7 +134,10 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) ->
     """Grade a new attempt (of any run): its skill and the ratings before and after (Glicko-2, the player
     against the position, overall too), the FSRS rating; a daily skill item reviews the skill's card, a
     retry reviews its mistake's card, any other wrong answer becomes a mistake card; a wrong answer
-    gets its cause (`causes.mistake_cause`). The rows to store with the attempt."""
+    gets its cause (`causes.mistake_cause`). The rows to store with the attempt. A 够级 answer is not graded
+    here: the daily skills, positions and retries are 升级 ones."""
+    if isinstance(data, GoujiDealData):
+        return []
     db, now = get_session(), aware(attempt.created)
     plays = plays_at(data, attempt.position)
     trick = position_after(data.record, plays).trick
