@@ -14,6 +14,7 @@ from tests.every_question import every_question
 from trainer.bots.random import random_record
 from trainer.drills.daily import (
     ANSWER_KINDS,
+    WIDE_TYPES,
     all_skills,
     estimate,
     grade,
@@ -27,6 +28,7 @@ from trainer.drills.daily import (
 from trainer.drills.glicko import MAX_DEVIATION, MIN_DEVIATION, Glicko, play
 from trainer.drills.questions import QUESTION_TYPES
 from trainer.records import Position, parse_record
+from trainer.signals.quiz import QUESTION_TYPES as SIGNAL_TYPES
 
 
 def test_glickmans_worked_example() -> None:
@@ -65,11 +67,17 @@ def test_phases_split_a_deal_of_25_tricks() -> None:
     assert phase_of(5, 8) == "early" and phase_of(7, 8) == "late"
 
 
-def test_skills_are_question_type_by_phase() -> None:
+def test_skills_are_question_type_by_phase_then_the_signal_kinds() -> None:
     skills = all_skills()
-    assert len(skills) == 3 * len(QUESTION_TYPES) == len(set(skills))
+    asked = [kind for kind in QUESTION_TYPES if kind not in WIDE_TYPES]  # the daily draws standard deals
+    assert len(skills) == 3 * len(asked) + len(SIGNAL_TYPES) == len(set(skills))
+    assert not {split_skill(skill)[0] for skill in skills} & set(WIDE_TYPES)
     assert skills[:3] == ["trumps_unseen:early", "trumps_unseen:middle", "trumps_unseen:late"]
+    assert skills[-len(SIGNAL_TYPES):] == list(SIGNAL_TYPES)
     assert split_skill(skill_name("live_pairs", "late")) == ("live_pairs", "late")
+    for kind in SIGNAL_TYPES:  # one skill whatever the phase
+        assert skill_name(kind, "early") == skill_name(kind, "late") == kind and split_skill(kind) == (kind, "")
+        assert 0 < pace_for(kind).fast < pace_for(kind).slow
 
 
 @pytest.mark.parametrize(("kind", "right", "ms", "rating"), [

@@ -131,6 +131,8 @@ def wrong_answer(question: Question) -> Any:
     if question.kind == "multi":
         first = values[0]
         return [v for v in question.answer if v != first] + ([] if first in question.answer else [first])
+    if question.kind == "one_of":  # a signal quiz: any of `answer` is right
+        return next(v for v in values if v not in question.answer)
     return next(v for v in values if v != question.answer)
 
 

@@ -15,6 +15,7 @@ from flask import Flask
 from sqlmodel import Session, col, func, select
 
 from trainer import cli
+from trainer.gouji.records import is_gouji
 from trainer.web import create_app
 from trainer.web.models import Deal
 
@@ -156,10 +157,21 @@ def test_one_session_per_request_is_closed_afterwards(app) -> None:
 def test_the_shipped_starter_library_loads(make_app) -> None:
     folder = Path(__file__).parents[2] / "drills" / "deals"
     files = list(folder.glob("*.json")) + list(folder.glob("*/*.json"))  # the signal deals in signals/ too
-    shipped = json.loads(lzma.decompress((folder / "library-standard.json.xz").read_bytes()))
-    assert len(shipped) == 1000 and {record["rules"] for record in shipped} == {"standard"}
+    shipped = 0
+    # 1,000 complete deals for every preset the curriculum drills (the Gouji drills play its standard rules)
+    for name, game, rules in (("standard", "shengji", "standard"), ("three-deck", "shengji", "three-deck"),
+                              ("four-deck", "shengji", "four-deck"), ("gouji", "gouji", "standard")):
+        records = json.loads(lzma.decompress((folder / f"library-{name}.json.xz").read_bytes()))
+        assert len(records) == 1000 and {record["rules"] for record in records} == {rules}
+        assert {is_gouji(record) for record in records} == {game == "gouji"}
+        shipped += len(records)
     app = make_app(STARTER_DEALS_DIR=str(folder))
-    assert _shared_count(app) == len(files) + len(shipped) > 1000
+    assert _shared_count(app) == len(files) + shipped > 4000
+    with Session(app.extensions["jipai_engine"]) as db:
+        complete = {(game, rules): count for game, rules, count in db.exec(
+            select(Deal.game, Deal.rules, func.count()).where(col(Deal.complete)).group_by(Deal.game, Deal.rules)).all()}
+    curriculum = {(drill.game, drill.rules.preset) for drill in app.extensions["jipai_drills"].values()}
+    assert curriculum <= set(complete) and all(complete[preset] >= 1000 for preset in curriculum)
 
 
 def test_gunicorn_reads_the_workers_settings_from_the_project_folder(tmp_path: Path) -> None:

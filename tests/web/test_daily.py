@@ -3,14 +3,17 @@ budget, ratings and FSRS ratings kept on the attempts, mistakes and skills comin
 over simulated weeks (a frozen clock), the streak, retrying a mistake from the review, isolation."""
 from __future__ import annotations
 
+import shutil
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
-from sqlmodel import col, select
+from sqlmodel import col, func, select
 
 from trainer.drills.daily import grade, phase_of, skill_name
 from trainer.drills.questions import Question
-from trainer.web.models import Attempt, DailySession, DrillRun, UserSkill
+from trainer.web.models import Attempt, DailySession, Deal, DrillRun, UserSkill
 
+from .conftest import Accounts
 from .daily_helpers import answer_item, install_clock, run_id_of
 from .drilling import HX, run_row, session
 
@@ -188,3 +191,21 @@ def test_a_wrong_retry_keeps_the_mistake_due_soon_and_cannot_be_marked(app, alic
     with session(app) as db:
         again = db.get(Attempt, mistake.id)
         assert again.learned is None and again.due.replace(tzinfo=UTC) <= clock.now + timedelta(days=2)
+
+
+def test_the_daily_queue_draws_no_gouji_deal(make_app, tmp_path, monkeypatch) -> None:
+    """Gouji deals share the preset name `standard`: the daily positions are 升级 deals all the same."""
+    deals = Path(__file__).parents[2] / "drills" / "deals"
+    folder = tmp_path / "starter"
+    folder.mkdir()
+    for path in [*deals.glob("gouji-2026-*.json"), *sorted(deals.glob("deal-2026-*.json"))[:2]]:
+        shutil.copy(path, folder / path.name)
+    app = make_app(STARTER_DEALS_DIR=str(folder))
+    client = app.test_client()
+    Accounts(client).sign_up("alice")
+    clock = install_clock(monkeypatch)
+    asked = _play_day(client, app, clock, lambda run: True, seconds=60)
+    with session(app) as db:
+        games = {db.get(Deal, run_row(app, run_id).deal_pk).game for run_id in asked}
+        assert db.exec(select(func.count()).select_from(Deal).where(Deal.game == "gouji")).one() == 12
+    assert asked and games == {"shengji"}

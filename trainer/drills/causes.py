@@ -16,6 +16,7 @@ from trainer.drills.questions import Question
 from trainer.engine.cards import Card
 from trainer.engine.trump import SUIT_NAMES, TRUMP
 from trainer.tracking.tracker import PlayEvent, Snapshot
+from trainer.signals.quiz import QUESTION_TYPES as SIGNAL_TYPES
 
 CAUSES = ("ruff", "kitty", "level", "jokers", "pair", "other")
 """Every cause, in the order a number answer is checked against them."""
@@ -67,6 +68,8 @@ def mistake_cause(question: Question, given: Any, snap: Snapshot, events: Sequen
     """The cause of a wrong answer `given` to `question` at the position of `snap` (one of `CAUSES`)."""
     if question.type in PAIR_TYPES:
         return "pair"
+    if question.type in SIGNAL_TYPES:  # a convention misread, not a card miscounted
+        return "other"
     if question.kind == "number":
         try:
             off = abs(int(str(given).strip()) - int(question.answer))

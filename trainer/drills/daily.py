@@ -1,4 +1,4 @@
-"""The daily training's pure parts: skills (question type × game phase), grading an answer into an
+"""The daily training's pure parts: skills (question type × game phase, and each signal quiz kind), grading an answer into an
 FSRS rating, the FSRS scheduler, a position's difficulty estimated from its features, the pace that
 rises with the rating, and the one-question drill a daily item runs as.
 
@@ -17,6 +17,7 @@ from fsrs import Rating, Scheduler
 from trainer.drills.definitions import Drill
 from trainer.drills.questions import QUESTION_TYPES
 from trainer.engine.rules import Rules
+from trainer.signals.quiz import QUESTION_TYPES as SIGNAL_TYPES
 
 PHASES = ("early", "middle", "late")
 """Game phases: early (tricks 1–6), middle, late (the last 6 tricks)."""
@@ -24,6 +25,8 @@ PHASE_TRICKS = 6
 """How many tricks the early and the late phase each have."""
 OVERALL = "overall"
 """The skill name of the overall rating."""
+WIDE_TYPES = ("live_triples", "live_quads", "live_triple_tractor", "live_quad_tractor")
+"""Question types only three or four decks ask: no daily skill, as the daily training draws standard deals."""
 
 
 def phase_of(trick: int, tricks: int) -> str:
@@ -34,19 +37,32 @@ def phase_of(trick: int, tricks: int) -> str:
 
 
 def skill_name(question_type: str, phase: str) -> str:
-    """A skill's name: `type:phase` (e.g. `trumps_unseen:late`)."""
-    return f"{question_type}:{phase}"
+    """A skill's name: `type:phase` (e.g. `trumps_unseen:late`); a signal quiz kind is a skill of its own,
+    whatever the phase (`signal:respond`).
+
+    >>> skill_name("voids", "late"), skill_name("signal:pass", "early")
+    ('voids:late', 'signal:pass')
+    """
+    return question_type if question_type in SIGNAL_TYPES else f"{question_type}:{phase}"
 
 
 def split_skill(skill: str) -> tuple[str, str]:
-    """A skill's question type and phase."""
+    """A skill's question type and phase (no phase for a signal quiz kind).
+
+    >>> split_skill("voids:late"), split_skill("signal:pass")
+    (('voids', 'late'), ('signal:pass', ''))
+    """
+    if skill in SIGNAL_TYPES:
+        return skill, ""
     kind, _colon, phase = skill.partition(":")
     return kind, phase
 
 
 def all_skills() -> list[str]:
-    """Every skill, question types in their order, phases early to late."""
-    return [skill_name(kind, phase) for kind in QUESTION_TYPES for phase in PHASES]
+    """Every skill, question types in their order (but `WIDE_TYPES`), phases early to late, then the signal
+    quiz kinds."""
+    return [*(skill_name(kind, phase) for kind in QUESTION_TYPES if kind not in WIDE_TYPES for phase in PHASES),
+            *SIGNAL_TYPES]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,16 +75,15 @@ class Pace:
 
 PACES = {"number": Pace(6_000, 20_000), "single": Pace(5_000, 15_000), "multi": Pace(10_000, 30_000)}
 """Thresholds by answer kind (docs/decisions.md); `TYPE_PACES` overrides some types."""
-TYPE_PACES = {"live_pairs": Pace(12_000, 40_000), "live_tractor": Pace(12_000, 40_000),
+TYPE_PACES = {**{kind: Pace(12_000, 40_000) for kind in ("live_pairs", "live_tractor", *WIDE_TYPES)},
               "point_cards_out": Pace(10_000, 30_000), "attackers_score": Pace(8_000, 25_000),
-              "to_take_over": Pace(8_000, 25_000)}
+              "to_take_over": Pace(8_000, 25_000), **{kind: Pace(10_000, 30_000) for kind in SIGNAL_TYPES}}
 ANSWER_KINDS = {"trumps_unseen": "number", "trumps_played": "number", "constant_trumps_out": "number",
                 "attackers_score": "number", "to_take_over": "number", "points_unplayed": "number",
                 "points_unseen": "number", "suit_played": "number", "suit_unseen": "number", "is_boss": "number",
                 "big_trumps_out": "multi", "voids": "multi", "no_pairs": "multi", "point_cards_out": "multi",
-                "live_pairs": "multi", "live_tractor": "multi", "live_triples": "multi",
-                "live_triple_tractor": "multi", "live_quads": "multi", "live_quad_tractor": "multi",
-                "top_in_play": "single"}
+                "live_pairs": "multi", "live_tractor": "multi", "top_in_play": "single",
+                **{kind: "multi" for kind in WIDE_TYPES}}
 """Each question type's answer kind (as `questions.py` asks it)."""
 
 

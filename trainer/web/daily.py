@@ -39,6 +39,7 @@ from trainer.drills.causes import mistake_cause
 from trainer.drills.glicko import Glicko, play
 from trainer.drills.questions import Question, make_question
 from trainer.drills.runs import position_after, snapshot_after
+from trainer.signals.quiz import QUESTION_TYPES as SIGNAL_TYPES
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import Snapshot
 from trainer.web import models
@@ -46,6 +47,7 @@ from trainer.web.auth import login_required
 from trainer.web.db import get_session, write_lock
 from trainer.web.dealdata import DealData, deal_cache
 from trainer.web.drills import ACTIVE, RunHooks, lang, plays_at
+from trainer.web.gouji import GoujiDealData
 from trainer.web.models import (
     Attempt,
     DailySession,
@@ -58,6 +60,7 @@ from trainer.web.models import (
 )
 from trainer.web.quiz import question_label
 from trainer.web.responses import go, render_page
+from trainer.web.sigquiz import fresh_question
 
 bp = Blueprint("daily", __name__)
 
@@ -131,7 +134,10 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) ->
     """Grade a new attempt (of any run): its skill and the ratings before and after (Glicko-2, the player
     against the position, overall too), the FSRS rating; a daily skill item reviews the skill's card, a
     retry reviews its mistake's card, any other wrong answer becomes a mistake card; a wrong answer
-    gets its cause (`causes.mistake_cause`). The rows to store with the attempt."""
+    gets its cause (`causes.mistake_cause`). The rows to store with the attempt. A 够级 answer is not graded
+    here: the daily skills, positions and retries are 升级 ones."""
+    if isinstance(data, GoujiDealData):
+        return []
     db, now = get_session(), aware(attempt.created)
     plays = plays_at(data, attempt.position)
     trick = position_after(data.record, plays).trick
@@ -220,18 +226,20 @@ def due_now(db: Session, user_id: int, now: datetime) -> Due:
 
 @dataclass(frozen=True, slots=True)
 class Chosen:
-    """A position chosen for a skill: the deal, the seat, the plays made, the question, its rating."""
+    """A position chosen for a skill: the deal, the seat, the plays made, the question, its rating (and for
+    a signal quiz, the convention set it is graded against)."""
 
     deal_pk: int
     seat: int
     plays: int
     question: Question
     rating: float
+    signals: str | None = None
 
 
 def candidate_deals(db: Session, user_id: int, now: datetime, rng: random.Random) -> list[tuple[int, str, datetime,
                                                                                                int]]:
-    """Up to `CANDIDATE_DEALS` complete standard deals the user may drill (shared or their own), from a
+    """Up to `CANDIDATE_DEALS` complete standard 升级 deals the user may drill (shared or their own), from a
     random place in the library on, those not drilled in the last `FRESH_DAYS` days first:
     (pk, id, created, tricks). Each query walks one owner's deals in key order from that place
     (index `ix_deals_owner_id_hidden_pk`) and stops after a few rows, however large the library."""
@@ -249,7 +257,8 @@ def candidate_deals(db: Session, user_id: int, now: datetime, rng: random.Random
                 if len(mine) < CANDIDATE_DEALS:
                     mine += db.exec(select(Deal.pk, Deal.id, Deal.created, Deal.tricks)
                                     .where(owner, col(Deal.hidden).is_(False), col(Deal.complete).is_(True),
-                                           Deal.rules == "standard", col(Deal.custom_rules).is_(False), fresh, place)
+                                           Deal.game == "shengji", Deal.rules == "standard",
+                                           col(Deal.custom_rules).is_(False), fresh, place)
                                     .order_by(col(Deal.pk)).limit(CANDIDATE_DEALS - len(mine))).all()
             found.update((row[0], row) for row in mine if row[0] not in found)
         if len(found) >= CANDIDATE_DEALS:
@@ -292,8 +301,16 @@ def choose_position(db: Session, user_id: int, skill: str, target: float, pace: 
                     rng: random.Random) -> Chosen | None:
     """A fresh position for `skill` near `target` (`nearest_positions`): the first, nearest first, with an
     informative question of the skill's type (the tracker replays the deal from the seat); up to
-    `ROUNDS` draws of candidate deals, else None."""
+    `ROUNDS` draws of candidate deals, else None. A signal quiz kind is planned as the signal quizzes plan
+    a run of that kind (`sigquiz.fresh_question`), under the player's convention set."""
     kind = split_skill(skill)[0]
+    if kind in SIGNAL_TYPES:
+        found = fresh_question(kind, rng.randrange(2**31))
+        if found is None:
+            return None
+        planned, question = found
+        plays = planned.checkpoints[0]
+        return Chosen(planned.deal[0], planned.seat, plays, question, estimate(kind, plays, pace), planned.signals)
     for _round in range(ROUNDS):
         for option in nearest_positions(db, user_id, skill, target, pace, now, rng)[:TRIES]:
             data = deal_cache().get(db, option.key)
@@ -386,7 +403,7 @@ def next_run(db: Session, daily: DailySession, now: datetime) -> DrillRun | None
             return DrillRun(user_id=daily.user_id, drill_id=DAILY_ID, deal_pk=chosen.deal_pk, seat=chosen.seat,
                             seed=rng.randrange(2**31), checkpoints=[chosen.plays], cursor=0,
                             question=chosen.question.to_json(), pace=pace, daily_id=daily.id, daily_kind=kind,
-                            started=now)
+                            started=now, signals=chosen.signals)
     return None
 
 
@@ -461,8 +478,8 @@ def skill_labels(skills: Sequence[str]) -> dict[str, str]:
     """Skills in words: the question type and the phase (each word translated once)."""
     phases = {"early": _("early"), "middle": _("middle game"), "late": _("late")}
     kinds = {kind: question_label(kind) for kind in {split_skill(skill)[0] for skill in skills}}
-    return {skill: f"{kinds[split_skill(skill)[0]]} · {phases.get(split_skill(skill)[1], split_skill(skill)[1])}"
-            for skill in skills}
+    return {skill: " · ".join([kinds[kind], *([phases.get(phase, phase)] if phase else [])])
+            for skill in skills for kind, phase in [split_skill(skill)]}
 
 
 def day_result(db: Session, daily: DailySession, items: Sequence[tuple[DrillRun, Attempt | None]]) -> DayResult:

@@ -25,7 +25,7 @@ from sqlmodel import Session, col, func, select
 from trainer.drills.daily import DAILY_ID, daily_drill
 from trainer.drills.definitions import DRILLS_DIR, Drill, load_drills
 from trainer.drills.questions import Question
-from trainer.drills.runs import Asked, asked_again, plan_run, question_at
+from trainer.drills.runs import asked_again, plan_run, question_at
 from trainer.engine.rules import PRESETS
 from trainer.gouji.rules import PRESETS as GOUJI_PRESETS
 from trainer.tracking.tracker import Snapshot
@@ -359,8 +359,7 @@ def answer(run_id: int) -> Any:
                       expected=asked.question.answer, given=given, correct=asked.question.grade(given),
                       position=str(asked.position), seat=run.seat, deal_pk=run.deal_pk, created=now,
                       ms=max(0, round((now - shown).total_seconds() * 1000)))
-    graded = hooks().answered(run, attempt, data, asked.snapshot) if isinstance(asked, Asked) else []  # tracker skills
-    if not _commit(attempt, *graded):  # answered meanwhile, by another request
+    if not _commit(attempt, *hooks().answered(run, attempt, data, asked.snapshot)):  # answered meanwhile
         attempt = _answered(run)
     return _current(run, drill, data, attempt)
 

@@ -6,6 +6,8 @@ start: a malformed file stops the app with the file, the field and why.
 """
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +17,11 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlmodel import col, func, select
 
-from trainer.drills.runs import position_after
+from trainer.drills.questions import Question
+from trainer.drills.runs import Asked, asked_again, position_after
 from trainer.engine.cards import Suit
 from trainer.signals.conventions import CONVENTIONS_DIR, Convention, load_conventions
-from trainer.signals.quiz import SIGNAL_DRILLS_DIR, SignalAsked, SignalDrill, Spot, load_signal_drills, \
+from trainer.signals.quiz import SIGNAL_DRILLS_DIR, SignalDrill, Spot, load_signal_drills, \
     plan_signal_run, signal_question, spots
 from trainer.web.auth import login_required
 from trainer.web.db import get_session
@@ -123,7 +126,7 @@ def _candidates(drill: SignalDrill, seed: int, name: str) -> list[tuple[DealKey,
     shuffle = (sa.cast(col(Deal.pk), sa.BigInteger) * 2654435761 + seed) % 2147483647
     query = (select(Deal.pk, Deal.id, Deal.created, group)
              .where(_visible(g.user.id), col(Deal.complete).is_(True), Deal.rules == drill.rules.preset,
-                    col(Deal.custom_rules).is_(False))
+                    col(Deal.custom_rules).is_(False), Deal.game == drill.game)
              .order_by(group, runs, shuffle).limit(CANDIDATES))
     return [((pk, deal_id, created), rank) for pk, deal_id, created, rank in get_session().exec(query).all()
             if pk is not None]
@@ -135,13 +138,23 @@ CANDIDATES = 24
 """How many deals starting a signal run reads at most (a drill's kind may be missing from many deals)."""
 
 
-def start_run(drill: SignalDrill, seed: int) -> Any:
-    """Start a signal run under the player's convention set: the first candidate deal with `ENOUGH` signal
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """A planned signal run: its deal (cache key), the viewer seat, the checkpoints and the convention set."""
+
+    deal: DealKey
+    seat: int
+    checkpoints: list[int]
+    signals: str
+
+
+def plan_run(drill: SignalDrill, seed: int) -> Planned | None:
+    """Plan a signal run under the player's convention set: the first candidate deal with `ENOUGH` signal
     spots of the drill's kinds at one seat (else the candidate with the most, among the deals played under
-    the set when there are some), watched from that seat."""
+    the set when there are some), watched from that seat; None when no candidate has a spot."""
     name = chosen_set()
     convention = conventions()[name]
-    best: tuple[int, int, list[int]] | None = None
+    best: Planned | None = None
     best_group = 0
     for key, group in _candidates(drill, seed, name):
         if best is not None and group > best_group:  # a deal played under the set beats one with more spots
@@ -150,13 +163,19 @@ def start_run(drill: SignalDrill, seed: int) -> Any:
         if drill.rules != data.record.rules:
             continue
         seat, checkpoints = plan_signal_run(drill, data.record, seed, convention, deal_spots(key[0], data, convention))
-        if checkpoints and (best is None or len(checkpoints) > len(best[2])):
-            best, best_group = (key[0], seat, checkpoints), group
-        if best and len(best[2]) >= min(drill.checkpoint_count, ENOUGH):
+        if checkpoints and (best is None or len(checkpoints) > len(best.checkpoints)):
+            best, best_group = Planned(key, seat, checkpoints, name), group
+        if best and len(best.checkpoints) >= min(drill.checkpoint_count, ENOUGH):
             break
+    return best
+
+
+def start_run(drill: SignalDrill, seed: int) -> Any:
+    """Start a signal run under the player's convention set (`plan_run`)."""
+    best = plan_run(drill, seed)
     if best is not None:
-        run = DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=best[0], seat=best[1], seed=seed,
-                       checkpoints=best[2], signals=name)
+        run = DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=best.deal[0], seat=best.seat, seed=seed,
+                       checkpoints=best.checkpoints, signals=best.signals)
         _commit(run)
         return go(url_for("drills.run_page", run_id=run.id))
     flash(_("No complete deal under the %(rules)s rules in your library has a signal moment for this drill. "
@@ -164,10 +183,37 @@ def start_run(drill: SignalDrill, seed: int) -> Any:
     return go(url_for("drills.index"))
 
 
-def question_at(run: DrillRun, drill: SignalDrill, data: DealData, index: int) -> SignalAsked:
-    """The signal question at checkpoint `index` of `run` (a pure function of the run and the deal)."""
+def kind_drill(question_type: str) -> SignalDrill | None:
+    """A one-question drill of one signal quiz kind (`signal:respond`), made from the first curriculum signal
+    drill that asks it (its rules); None when none does."""
+    kind = question_type.removeprefix("signal:")
+    for drill in current_app.extensions["jipai_drills"].values():
+        if isinstance(drill, SignalDrill) and kind in drill.kinds:
+            return dataclasses.replace(drill, kinds=(kind,), questions={question_type: 1.0}, checkpoint_count=1)
+    return None
+
+
+def fresh_question(question_type: str, seed: int) -> tuple[Planned, Question] | None:
+    """A fresh position and question of one signal quiz kind for the daily training, planned as a signal
+    run of that kind is (`plan_run`); None when no deal has one."""
+    drill = kind_drill(question_type)
+    planned = plan_run(drill, seed) if drill is not None else None
+    if drill is None or planned is None:
+        return None
+    data = deal_cache().get(get_session(), planned.deal)
+    plays = planned.checkpoints[0]
+    convention = conventions()[planned.signals]
+    asked = signal_question(drill, data.record, planned.seat, plays, seed, 0, convention,
+                            position_after(data.record, plays), deal_spots(planned.deal[0], data, convention))
+    return planned, asked.question
+
+
+def question_at(run: DrillRun, drill: SignalDrill, data: DealData, index: int) -> Asked:
+    """The signal question at checkpoint `index` of `run` (a pure function of the run and the deal), with
+    what the viewer knows there (the run loop's hooks grade the answer from it)."""
     plays = run.checkpoints[index]
     convention = run_convention(run)
     found = deal_spots(run.deal_pk, data, convention)
-    return signal_question(drill, data.record, run.seat, plays, run.seed, index, convention,
-                           position_after(data.record, plays), found)
+    asked = signal_question(drill, data.record, run.seat, plays, run.seed, index, convention,
+                            position_after(data.record, plays), found)
+    return asked_again(asked.question, data.record, run.seat, plays, data.events)
