@@ -359,7 +359,9 @@ def answer(run_id: int) -> Any:
                       expected=asked.question.answer, given=given, correct=asked.question.grade(given),
                       position=str(asked.position), seat=run.seat, deal_pk=run.deal_pk, created=now,
                       ms=max(0, round((now - shown).total_seconds() * 1000)))
-    if not _commit(attempt, *hooks().answered(run, attempt, data, asked.snapshot)):  # answered meanwhile
+    with get_session().no_autoflush:  # nothing written before the write lock is held (see `WriteLock`)
+        graded = hooks().answered(run, attempt, data, asked.snapshot)
+    if not _commit(attempt, *graded):  # answered meanwhile, by another request
         attempt = _answered(run)
     return _current(run, drill, data, attempt)
 
