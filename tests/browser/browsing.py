@@ -23,6 +23,9 @@ def at_each_width(base: str, prefix: str, body: Callable[[object, int], None]) -
             for name, width in WIDTHS:
                 page = browser.new_page(viewport={"width": width, "height": 844})
                 page.set_default_timeout(60_000)
+                # the favicon loads after each page and a walk may move on at once: answer it in the browser,
+                # so that no request for it is cut short in the server (an unclosed-file warning there)
+                page.route("**/favicon.svg", lambda route: route.fulfill(status=204, body=""))
                 violations: list[str] = []
                 page.on("console", lambda message, seen=violations: seen.append(message.text)
                         if "Content Security Policy" in message.text else None)

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import re
 
-import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, select
-from browsing import ARGS, CHROMIUM
+from browsing import CHROMIUM, WIDTHS, at_each_width
 from test_drill_flow import live_app, require_chromium  # noqa: F401  (live_app is a fixture)
 
 from trainer.signals.quiz import load_signal_drills
@@ -67,51 +66,29 @@ def _run_signal_drill(page: object, base: str, app: object, drill_id: str, width
 
 def test_the_signal_drills_in_the_browser(live_app) -> None:  # noqa: F811
     require_chromium(CHROMIUM)
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     base, app = live_app
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            for name, width in (("desktop", 1280), ("phone", 390)):
-                page = browser.new_page(viewport={"width": width, "height": 844})
-                page.set_default_timeout(60_000)
-                # the favicon loads after each page and the walk moves on at once: answer it in the browser, so
-                # that no request for it is cut short in the server (an unclosed-file warning there)
-                page.route("**/favicon.svg", lambda route: route.fulfill(status=204, body=""))
-                violations: list[str] = []
-                page.on("console", lambda message, seen=violations: seen.append(message.text)
-                        if "Content Security Policy" in message.text else None)
-                page.add_init_script("document.addEventListener('securitypolicyviolation', event => console.error("
-                                     "'Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI))")
-                page.goto(f"{base}/auth/register")
-                page.fill("#username", f"signaller-{name}")
-                page.fill("#password", "correct horse")
-                page.fill("#confirm", "correct horse")
-                page.click("button[type=submit]")
-                page.wait_for_url(lambda url: "/auth/" not in url)
-                _fastest_reveal(app, f"signaller-{name}")
-                page.goto(f"{base}/drills")
-                page.click("#signal-settings-link")
-                page.wait_for_url(f"{base}/signals")
-                page.check("#set-odd input[type=radio]")
-                page.click("#signal-settings button[type=submit]")
-                page.wait_for_selector("#signal-settings .notice")  # htmx swapped the form in place
-                assert page.url == f"{base}/signals" and page.is_checked("#set-odd input[type=radio]")
-                assert page.evaluate("document.documentElement.scrollWidth") <= width
-                for drill_id in SIGNAL_DRILLS:
-                    _run_signal_drill(page, base, app, drill_id, width)
-                with Session(app.extensions["jipai_engine"]) as db:  # type: ignore[attr-defined]
-                    runs = db.exec(select(DrillRun).order_by(DrillRun.id.desc()).limit(len(SIGNAL_DRILLS))).all()
-                assert {run.signals for run in runs} == {"odd"}
-                page.goto(f"{base}/review")
-                mistakes = page.locator("a[href^='/review/']")
-                if mistakes.count():
-                    mistakes.first.click()
-                    page.wait_for_url(re.compile(r"/review/\d+$"))
-                    assert re.search(r"规则 \w+: |非法信息", page.inner_text("main"))
-                page.click("header form.inline button.link >> nth=0")  # log out
-                page.wait_for_url(f"{base}/")
-                assert violations == [], violations
-                page.close()
-        finally:
-            browser.close()
+    names = {width: name for name, width in WIDTHS}
+
+    def signal_drills(page: object, width: int) -> None:
+        _fastest_reveal(app, f"signaller-{names[width]}")
+        page.goto(f"{base}/drills")  # type: ignore[attr-defined]
+        page.click("#signal-settings-link")  # type: ignore[attr-defined]
+        page.wait_for_url(f"{base}/signals")  # type: ignore[attr-defined]
+        page.check("#set-odd input[type=radio]")  # type: ignore[attr-defined]
+        page.click("#signal-settings button[type=submit]")  # type: ignore[attr-defined]
+        page.wait_for_selector("#signal-settings .notice")  # type: ignore[attr-defined]  # htmx swapped the form
+        assert page.url == f"{base}/signals" and page.is_checked("#set-odd input[type=radio]")  # type: ignore[attr-defined]
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # type: ignore[attr-defined]
+        for drill_id in SIGNAL_DRILLS:
+            _run_signal_drill(page, base, app, drill_id, width)
+        with Session(app.extensions["jipai_engine"]) as db:  # type: ignore[attr-defined]
+            runs = db.exec(select(DrillRun).order_by(DrillRun.id.desc()).limit(len(SIGNAL_DRILLS))).all()
+        assert {run.signals for run in runs} == {"odd"}
+        page.goto(f"{base}/review")  # type: ignore[attr-defined]
+        mistakes = page.locator("a[href^='/review/']")  # type: ignore[attr-defined]
+        if mistakes.count():
+            mistakes.first.click()
+            page.wait_for_url(re.compile(r"/review/\d+$"))  # type: ignore[attr-defined]
+            assert re.search(r"规则 \w+: |非法信息", page.inner_text("main"))  # type: ignore[attr-defined]
+
+    at_each_width(base, "signaller", signal_drills)
