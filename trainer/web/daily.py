@@ -56,6 +56,7 @@ from trainer.web.models import (
     DrillRun,
     PositionRating,
     PracticeDay,
+    User,
     UserSkill,
 )
 from trainer.web.quiz import question_label
@@ -115,14 +116,18 @@ def aware(moment: datetime) -> datetime:
 
 # -- grading an answer -------------------------------------------------------------------------------
 
-def card_of(data: dict[str, Any] | None) -> Card:
-    """An FSRS card from its JSON (a new card when none)."""
-    return Card.from_dict(data) if data else Card()  # type: ignore[arg-type]
+def card_of(data: dict[str, Any] | None, now: datetime) -> Card:
+    """An FSRS card from its JSON; when none, a new card made `now` (its id the epoch milliseconds of
+    `now`, as fsrs numbers a card, without the millisecond fsrs sleeps to keep ids apart: no card is
+    looked up by its id, each lives in its own row)."""
+    if data:
+        return Card.from_dict(data)  # type: ignore[arg-type]
+    return Card(card_id=int(now.timestamp() * 1000), due=now)
 
 
 def review(card: dict[str, Any] | None, rating: Rating, now: datetime) -> tuple[dict[str, Any], datetime]:
     """The card after a review with `rating` at `now`: its JSON and when it is due."""
-    reviewed, _log = scheduler().review_card(card_of(card), rating, now)
+    reviewed, _log = scheduler().review_card(card_of(card, now), rating, now)
     return dict(reviewed.to_dict()), reviewed.due
 
 
@@ -130,22 +135,63 @@ def _skill_row(db: Session, user_id: int, skill: str) -> UserSkill:
     return db.get(UserSkill, (user_id, skill)) or UserSkill(user_id=user_id, skill=skill)
 
 
+# The grading hook's reads, built once (a statement built per request costs more than its SQL on SQLite).
+GRADING = (select(DailySettings.timezone, UserSkill, PositionRating).select_from(User)
+           .outerjoin(DailySettings, col(DailySettings.user_id) == User.id)
+           .outerjoin(UserSkill, sa.and_(col(UserSkill.user_id) == User.id,
+                                         col(UserSkill.skill).in_(sa.bindparam("skills", expanding=True))))
+           .outerjoin(PositionRating, sa.and_(col(PositionRating.deal_pk) == sa.bindparam("deal"),
+                                              col(PositionRating.seat) == sa.bindparam("seat"),
+                                              col(PositionRating.plays) == sa.bindparam("plays"),
+                                              col(PositionRating.question_type) == sa.bindparam("type")))
+           .where(User.id == sa.bindparam("user")))
+"""In one query, what grading an answer reads: the user's time zone, their stored rows of the `skills`,
+and the position's stored rating (one result row per skill row, or one with none)."""
+PRACTICE_DAYS = select(PracticeDay).where(PracticeDay.user_id == sa.bindparam("user"),
+                                          PracticeDay.day == sa.bindparam("day"),
+                                          col(PracticeDay.skill).in_(sa.bindparam("keys", expanding=True)))
+"""The user's stored practice days of one day under the `keys`."""
+MISTAKE = select(Attempt).where(Attempt.id == sa.bindparam("attempt"), Attempt.user_id == sa.bindparam("user"))
+"""The user's attempt (the mistake a retry reviews)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Graded:
+    """What grading an answer updates, as stored (new rows when none): the player's skill and overall
+    ratings, the position's rating (None when not rated yet), and the player's time zone."""
+
+    skill: UserSkill
+    overall: UserSkill
+    position: PositionRating | None
+    timezone: str | None
+
+
+def graded_rows(db: Session, run: DrillRun, attempt: Attempt, plays: int) -> Graded:
+    """The rows grading `attempt` (its skill set) updates, read in one query (`GRADING`)."""
+    found = db.exec(GRADING, params={"user": run.user_id, "skills": [attempt.skill, OVERALL], "deal": run.deal_pk,
+                                     "seat": run.seat, "plays": plays, "type": attempt.question_type}).all()
+    stored = {row.skill: row for _zone, row, _position in found if row is not None}
+    return Graded(stored.get(attempt.skill) or UserSkill(user_id=run.user_id, skill=attempt.skill),
+                  stored.get(OVERALL) or UserSkill(user_id=run.user_id, skill=OVERALL),
+                  found[0][2] if found else None, found[0][0] if found else None)
+
+
 def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) -> list[Any]:
     """Grade a new attempt (of any run): its skill and the ratings before and after (Glicko-2, the player
     against the position, overall too), the FSRS rating; a daily skill item reviews the skill's card, a
     retry reviews its mistake's card, any other wrong answer becomes a mistake card; a wrong answer
     gets its cause (`causes.mistake_cause`). The rows to store with the attempt. A 够级 answer is not graded
-    here: the daily skills, positions and retries are 升级 ones."""
+    here: the daily skills, positions and retries are 升级 ones. Two queries read what it updates
+    (`GRADING`, `PRACTICE_DAYS`), a third a retry's mistake."""
     if isinstance(data, GoujiDealData):
         return []
     db, now = get_session(), aware(attempt.created)
     plays = plays_at(data, attempt.position)
     trick = position_after(data.record, plays).trick
     attempt.skill = skill_name(attempt.question_type, phase_of(trick, len(data.record.tricks)))
-    skill, overall = _skill_row(db, run.user_id, attempt.skill), _skill_row(db, run.user_id, OVERALL)
-    position = db.exec(select(PositionRating).where(
-        PositionRating.deal_pk == run.deal_pk, PositionRating.seat == run.seat, PositionRating.plays == plays,
-        PositionRating.question_type == attempt.question_type)).first() or PositionRating(
+    graded = graded_rows(db, run, attempt, plays)
+    skill, overall = graded.skill, graded.overall
+    position = graded.position or PositionRating(
         deal_pk=run.deal_pk, seat=run.seat, plays=plays, question_type=attempt.question_type,
         rating=estimate(attempt.question_type, plays, run.pace or pace_of(skill.rating)))
     against = Glicko(position.rating, position.deviation, position.volatility)
@@ -160,7 +206,7 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) ->
     attempt.fsrs_rating = int(rating)
     rows: list[Any] = [skill, overall, position]
     if run.retry_of is not None:
-        mistake = db.exec(select(Attempt).where(Attempt.id == run.retry_of, Attempt.user_id == run.user_id)).first()
+        mistake = db.exec(MISTAKE, params={"attempt": run.retry_of, "user": run.user_id}).first()
         if mistake is not None and mistake.card is not None and mistake.learned is None:
             mistake.card, mistake.due = review(mistake.card, rating, now)
             rows.append(mistake)
@@ -170,11 +216,10 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) ->
         attempt.cause = mistake_cause(Question.from_json(attempt.question), attempt.given, snap, data.events[:plays])
     if run.daily_kind in ("skill", "new"):
         skill.card, skill.due = review(skill.card, rating, now)
-    day = local_day(now, settings(run.user_id).timezone)
-    tallies = [(attempt.skill, player.rating), (OVERALL, total.rating), (f"{TYPE_TALLY}{attempt.question_type}", 0.0)]
+    tallies = {attempt.skill: player.rating, OVERALL: total.rating, f"{TYPE_TALLY}{attempt.question_type}": 0.0}
     if attempt.suit:
-        tallies.append((f"{SUIT_TALLY}{attempt.suit}", 0.0))
-    return [*rows, *(_tally(db, run.user_id, day, key, attempt, rating) for key, rating in tallies)]
+        tallies[f"{SUIT_TALLY}{attempt.suit}"] = 0.0
+    return [*rows, *_tally(db, run.user_id, local_day(now, graded.timezone), attempt, tallies)]
 
 
 SUIT_TALLY = "suit:"
@@ -183,12 +228,18 @@ TYPE_TALLY = "type:"
 """The practice-day key prefix of a question type's tally (`type:voids`)."""
 
 
-def _tally(db: Session, user_id: int, day: date, key: str, attempt: Attempt, rating: float) -> PracticeDay:
-    """The user's practice day for `key` (a skill, `overall`, a question type or a suit) with one more answer."""
-    row = db.get(PracticeDay, (user_id, day, key)) or PracticeDay(user_id=user_id, day=day, skill=key, asked=0,
-                                                                  right=0, ms=0)
-    row.asked, row.right, row.ms, row.rating = row.asked + 1, row.right + attempt.correct, row.ms + attempt.ms, rating
-    return row
+def _tally(db: Session, user_id: int, day: date, attempt: Attempt, ratings: dict[str, float]) -> list[PracticeDay]:
+    """The user's practice days of `day` under each key of `ratings` (a skill, `overall`, a question type, a
+    suit) with one more answer and the key's rating (`PRACTICE_DAYS` reads the stored ones)."""
+    stored = {row.skill: row for row in db.exec(PRACTICE_DAYS, params={"user": user_id, "day": day,
+                                                                       "keys": list(ratings)})}
+    rows = []
+    for key, rating in ratings.items():
+        row = stored.get(key) or PracticeDay(user_id=user_id, day=day, skill=key, asked=0, right=0, ms=0)
+        row.asked, row.right, row.ms, row.rating = (row.asked + 1, row.right + attempt.correct, row.ms + attempt.ms,
+                                                    rating)
+        rows.append(row)
+    return rows
 
 
 # -- the queue ---------------------------------------------------------------------------------------
@@ -217,7 +268,7 @@ def due_now(db: Session, user_id: int, now: datetime) -> Due:
                        .limit(DUE_MISTAKES)).all()
     rows = db.exec(select(UserSkill.skill, UserSkill.card, UserSkill.due).where(UserSkill.user_id == user_id)).all()
     fsrs = scheduler()
-    due = [(fsrs.get_card_retrievability(card_of(card), now), skill)
+    due = [(fsrs.get_card_retrievability(card_of(card, now), now), skill)
            for skill, card, when in rows if card is not None and when is not None and aware(when) <= now]
     met = {skill for skill, card, _when in rows if card is not None}
     return Due(count, [m for m in mistakes if m is not None], [skill for _r, skill in sorted(due)],
@@ -390,7 +441,7 @@ def next_run(db: Session, daily: DailySession, now: datetime) -> DrillRun | None
         practice = db.exec(select(UserSkill.skill, UserSkill.card).where(UserSkill.user_id == daily.user_id,
                                                                          col(UserSkill.card).is_not(None))).all()
         fsrs = scheduler()
-        queue = [(s, "practice") for _r, s in sorted((fsrs.get_card_retrievability(card_of(c), now), s)
+        queue = [(s, "practice") for _r, s in sorted((fsrs.get_card_retrievability(card_of(c, now), now), s)
                                                      for s, c in practice if s != last)]
     mine = settings(daily.user_id)
     rng = random.Random(secrets.randbits(64))
