@@ -99,7 +99,11 @@ def _volatility(delta: float, phi: float, v: float, sigma: float, tau: float) ->
     return math.exp(big_a / 2)
 
 
+def after_game(player: Glicko, opponent: Glicko, won: bool) -> Glicko:
+    """`player` after one game against `opponent`, won or lost (the deviation floored)."""
+    return player.update([(opponent, 1.0 if won else 0.0)]).floored()
+
+
 def play(player: Glicko, position: Glicko, right: bool) -> tuple[Glicko, Glicko]:
     """One answer as one game: the player and the position after it (the player wins when right)."""
-    return (player.update([(position, 1.0 if right else 0.0)]).floored(),
-            position.update([(player, 0.0 if right else 1.0)]).floored())
+    return after_game(player, position, right), after_game(position, player, not right)

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from flask import Blueprint, Flask, abort, g, request, url_for
 from flask_babel import gettext as _
 from fsrs import Card, Rating
+from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Session, col, func, select
 
 from trainer.drills.daily import (
@@ -36,7 +37,7 @@ from trainer.drills.daily import (
     split_skill,
 )
 from trainer.drills.causes import mistake_cause
-from trainer.drills.glicko import Glicko, play
+from trainer.drills.glicko import Glicko, after_game, play
 from trainer.drills.questions import Question, make_question
 from trainer.drills.runs import position_after, snapshot_after
 from trainer.signals.quiz import QUESTION_TYPES as SIGNAL_TYPES
@@ -131,26 +132,35 @@ def review(card: dict[str, Any] | None, rating: Rating, now: datetime) -> tuple[
     return dict(reviewed.to_dict()), reviewed.due
 
 
+SUIT_TALLY = "suit:"
+"""The practice-day key prefix of a suit's tally (`suit:S` … `suit:trump`)."""
+TYPE_TALLY = "type:"
+"""The practice-day key prefix of a question type's tally (`type:voids`)."""
+TALLIES = 4
+"""The most practice days an answer counts in: its skill, `overall`, its question type and its suit."""
+
+
 def _skill_row(db: Session, user_id: int, skill: str) -> UserSkill:
     return db.get(UserSkill, (user_id, skill)) or UserSkill(user_id=user_id, skill=skill)
 
 
-# The grading hook's reads, built once (a statement built per request costs more than its SQL on SQLite).
+# The grading hook's reads, built once (a statement built per request costs more than its SQL on SQLite;
+# fixed parameters rather than an expanding IN, which is rendered anew on every execution).
 GRADING = (select(DailySettings.timezone, UserSkill, PositionRating).select_from(User)
            .outerjoin(DailySettings, col(DailySettings.user_id) == User.id)
            .outerjoin(UserSkill, sa.and_(col(UserSkill.user_id) == User.id,
-                                         col(UserSkill.skill).in_(sa.bindparam("skills", expanding=True))))
+                                         col(UserSkill.skill).in_([sa.bindparam("skill"), OVERALL])))
            .outerjoin(PositionRating, sa.and_(col(PositionRating.deal_pk) == sa.bindparam("deal"),
                                               col(PositionRating.seat) == sa.bindparam("seat"),
                                               col(PositionRating.plays) == sa.bindparam("plays"),
                                               col(PositionRating.question_type) == sa.bindparam("type")))
            .where(User.id == sa.bindparam("user")))
-"""In one query, what grading an answer reads: the user's time zone, their stored rows of the `skills`,
-and the position's stored rating (one result row per skill row, or one with none)."""
+"""In one query, what grading an answer reads: the user's time zone, their stored rows of the `skill` and of
+`overall`, and the position's stored rating (one result row per skill row, or one with none)."""
 PRACTICE_DAYS = select(PracticeDay).where(PracticeDay.user_id == sa.bindparam("user"),
                                           PracticeDay.day == sa.bindparam("day"),
-                                          col(PracticeDay.skill).in_(sa.bindparam("keys", expanding=True)))
-"""The user's stored practice days of one day under the `keys`."""
+                                          col(PracticeDay.skill).in_([sa.bindparam(f"key{n}") for n in range(TALLIES)]))
+"""The user's stored practice days of one day under the keys `key0` … (None: no key)."""
 MISTAKE = select(Attempt).where(Attempt.id == sa.bindparam("attempt"), Attempt.user_id == sa.bindparam("user"))
 """The user's attempt (the mistake a retry reviews)."""
 
@@ -168,8 +178,8 @@ class Graded:
 
 def graded_rows(db: Session, run: DrillRun, attempt: Attempt, plays: int) -> Graded:
     """The rows grading `attempt` (its skill set) updates, read in one query (`GRADING`)."""
-    found = db.exec(GRADING, params={"user": run.user_id, "skills": [attempt.skill, OVERALL], "deal": run.deal_pk,
-                                     "seat": run.seat, "plays": plays, "type": attempt.question_type}).all()
+    found = db.exec(GRADING, params={"user": run.user_id, "skill": attempt.skill, "deal": run.deal_pk, "seat": run.seat,
+                                     "plays": plays, "type": attempt.question_type}).all()
     stored = {row.skill: row for _zone, row, _position in found if row is not None}
     return Graded(stored.get(attempt.skill) or UserSkill(user_id=run.user_id, skill=attempt.skill),
                   stored.get(OVERALL) or UserSkill(user_id=run.user_id, skill=OVERALL),
@@ -196,7 +206,7 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) ->
         rating=estimate(attempt.question_type, plays, run.pace or pace_of(skill.rating)))
     against = Glicko(position.rating, position.deviation, position.volatility)
     player, rated = play(Glicko(skill.rating, skill.deviation, skill.volatility), against, attempt.correct)
-    total, _rated = play(Glicko(overall.rating, overall.deviation, overall.volatility), against, attempt.correct)
+    total = after_game(Glicko(overall.rating, overall.deviation, overall.volatility), against, attempt.correct)
     attempt.rating_before, attempt.rating_after = skill.rating, player.rating
     for row, value in ((skill, player), (overall, total), (position, rated)):
         row.rating, row.deviation, row.volatility = value.rating, value.deviation, value.volatility
@@ -222,22 +232,21 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) ->
     return [*rows, *_tally(db, run.user_id, local_day(now, graded.timezone), attempt, tallies)]
 
 
-SUIT_TALLY = "suit:"
-"""The practice-day key prefix of a suit's tally (`suit:S` … `suit:trump`)."""
-TYPE_TALLY = "type:"
-"""The practice-day key prefix of a question type's tally (`type:voids`)."""
-
-
 def _tally(db: Session, user_id: int, day: date, attempt: Attempt, ratings: dict[str, float]) -> list[PracticeDay]:
     """The user's practice days of `day` under each key of `ratings` (a skill, `overall`, a question type, a
-    suit) with one more answer and the key's rating (`PRACTICE_DAYS` reads the stored ones)."""
-    stored = {row.skill: row for row in db.exec(PRACTICE_DAYS, params={"user": user_id, "day": day,
-                                                                       "keys": list(ratings)})}
+    suit) with one more answer and the key's rating (`PRACTICE_DAYS` reads the stored ones). Each stored
+    row writes its rating even when it has not changed (a type's or a suit's stays 0), so that all of
+    them go in one UPDATE."""
+    keys = list(ratings)
+    stored = {row.skill: row for row in db.exec(PRACTICE_DAYS, params={
+        "user": user_id, "day": day, **{f"key{n}": keys[n] if n < len(keys) else None for n in range(TALLIES)}})}
     rows = []
     for key, rating in ratings.items():
         row = stored.get(key) or PracticeDay(user_id=user_id, day=day, skill=key, asked=0, right=0, ms=0)
         row.asked, row.right, row.ms, row.rating = (row.asked + 1, row.right + attempt.correct, row.ms + attempt.ms,
                                                     rating)
+        if key in stored:
+            flag_modified(row, "rating")
         rows.append(row)
     return rows
 
