@@ -221,23 +221,30 @@ def _render(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | None
             error: str | None = None, given: Sequence[str] = ()) -> Any:
     """The run where it stands, a page or (for htmx) its `#run` section: a question at an unanswered
     checkpoint; else the table with the plays to the next checkpoint, after the feedback if the
-    checkpoint at the cursor is answered (`attempt`, from `_answered`)."""
+    checkpoint at the cursor is answered (`attempt`, from `_answered`). The question asked for by the
+    `#reach` form (htmx targeting `#stage`) comes alone: the table on screen stays as revealed."""
     asking = run.cursor in run.checkpoints and attempt is None
     end = None if asking else _next_checkpoint(run)
     mine = settings()
     language = lang()
+    fragment = wants_fragment()
+    to_stage = fragment and request.headers.get("HX-Target", "").endswith("#stage")
     context: dict[str, Any] = {
-        "run": run, "drill": drill, "lang": language, "error": error, "given": set(given),
-        "table": gouji_stretch(data, run.seat, run.cursor, end if end is not None else run.cursor, drill.hand_sizes)
-        if isinstance(data, GoujiDealData) else stretch(data, run.seat, run.cursor, end if end is not None else run.cursor),
-        "end": end, "settings": mine, "speeds": SPEEDS, "number": len(run.checkpoints),
-        "delay": round(1000 / (run.pace or drill.cards_per_second) * 100 / mine.speed), "fragment": wants_fragment(),
+        "run": run, "drill": drill, "lang": language, "error": error, "given": set(given), "end": end,
+        "settings": mine, "speeds": SPEEDS, "number": len(run.checkpoints), "fragment": fragment,
+        "delay": round(1000 / (run.pace or drill.cards_per_second) * 100 / mine.speed),
         "phase": "question" if asking else "feedback" if attempt is not None else "play"}
     if asking:
         context["question"] = _question(run, drill, data).question
+        if to_stage:
+            return render_template("runs/_stage.html", **context), status, {"Vary": "HX-Target"}
     elif attempt is not None:
         context.update(feedback(attempt, data, language))
-    return render_template("runs/_run.html" if context["fragment"] else "runs/show.html", **context), status
+    upto = end if end is not None else run.cursor
+    context["table"] = (gouji_stretch(data, run.seat, run.cursor, upto, drill.hand_sizes)
+                        if isinstance(data, GoujiDealData) else stretch(data, run.seat, run.cursor, upto))
+    headers = {"Vary": "HX-Target", **({"HX-Retarget": "#run", "HX-Reswap": "outerHTML"} if to_stage else {})}
+    return render_template("runs/_run.html" if fragment else "runs/show.html", **context), status, headers
 
 
 def _question(run: DrillRun, drill: Drill, data: DealData) -> Any:
