@@ -26,8 +26,8 @@ from trainer.engine.cards import Card
 from trainer.records import DealRecord, Position, parse_record, plays_in_order
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import PlayEvent, Snapshot, public_events
-from trainer.web.memo import Memo
 from trainer.web.gouji import GoujiDealData
+from trainer.web.memo import Memo
 from trainer.web.models import Deal
 from trainer.web.quiz import explanation
 from trainer.web.table import Stretch, stretch
@@ -140,7 +140,7 @@ def deal_key(deal: Deal) -> DealKey:
     return (deal.pk, deal.id, deal.created)
 
 
-def plays_at(data: DealData, position: str) -> int:
+def plays_at(data: DealData | GoujiDealData, position: str) -> int:
     """The play count of a stored position `T.K` (`R.K` for a 够级 deal: actions in rounds)."""
     trick, _dot, plays = position.partition(".")
     return data.trick_starts[int(trick) - 1] + int(plays)
