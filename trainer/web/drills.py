@@ -133,8 +133,10 @@ def start(drill_id: str) -> Any:
         return start_run(drill, seed)
     for key in _candidates(db, drill, seed):
         data = deal_cache().get(db, key)
-        plan = data.plan(drill, seed) if drill.rules == data.record.rules else None
-        if plan is None or not plan.checkpoints:
+        if drill.rules != data.record.rules:
+            continue
+        plan = data.plan(drill, seed)
+        if not plan.checkpoints:
             continue
         run = DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=key[0], seat=plan.seat, seed=seed,
                        checkpoints=plan.checkpoints)
