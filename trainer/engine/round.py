@@ -54,7 +54,7 @@ class Trick:
     @property
     def points(self) -> int:
         """Points on the table in this trick."""
-        return sum(card.points for play in self.plays for card in play)
+        return sum([card.points for play in self.plays for card in play])
 
     def seat_of(self, index: int) -> int:
         """The seat that made play number `index`."""
@@ -150,7 +150,7 @@ class RoundState:
         suits = {self.ctx.suit_of[card.index] for card in cards}
         if len(suits) > 1:
             raise IllegalPlayError(f"a lead must be all of one suit, not {pretty_cards(cards)}", seat=seat)
-        others = [self.hands[(seat + k) % 4] for k in (1, 2, 3)]
+        others = self.hands[seat + 1:] + self.hands[:seat]  # in playing order after the leader
         attempted = Lead.of(cards, self.ctx)
         result = check_throw(cards, others, self.ctx, attempted)
         trick = Trick(seat)
