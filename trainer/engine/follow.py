@@ -119,8 +119,9 @@ def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
     suit_of = ctx.suit_of
     if ctx.rules.bombs != "none" and is_bomb(played) and _bomb_allowed(lead, hand, played, ctx):
         return None
-    in_suit_count = sum(copies for face, copies in played.items() if suit_of[face] == suit)
-    if in_suit_count == n and not lead.pairs:
+    in_suit = _suit_part(played, suit, ctx)
+    in_suit_count = sum(in_suit.values())
+    if in_suit_count == n and _tops_ladder(lead, in_suit, ctx):
         return None
     get = hand.get
     held = {face: copies for face in ctx.faces_by_suit[suit] if (copies := get(face, 0))}
@@ -135,16 +136,15 @@ def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
     if in_suit_count != n:
         return lambda: (f"must follow {suit_label(suit)} with {n} {suit_label(suit)} cards (holds {held_count}), "
                         f"but played {pretty_cards(play)}")
-    return _ladder_verdict(lead, held, _suit_part(played, suit, ctx), play, ctx)
+    return _ladder_verdict(lead, held, in_suit, play, ctx)
 
 
 def _ladder_best(lead: Lead, held: dict[int, int], ctx: TrumpContext) -> tuple[object, ...] | None:
     """The highest rung of §4's ladder the held led-suit cards reach (None when no structure is owed:
     `follow = loose` or a lead without pairs)."""
-    follow = ctx.rules.follow
-    if follow == "loose" or not lead.pairs:
+    if not _owes_structure(lead, ctx):
         return None
-    protect = follow.startswith("protect_longer") and ctx.rules.decks >= 3
+    protect = _protects(ctx)
     if lead.wide:
         return _wide_best(held, lead, lead.size, protect, ctx)
     return _rank({f: c for f, c in held.items() if c == 2} if protect else held, lead, ctx)
@@ -154,31 +154,52 @@ def _ladder_verdict(lead: Lead, held: dict[int, int], in_suit: dict[int, int], p
                     ctx: TrumpContext, best: tuple[object, ...] | None = None) -> Reason | None:
     """The structure rule of §4 for a play all of the led suit from a follower holding more of it
     than the lead's cards (`held`): None when it climbs the ladder as high as the hand allows
-    (`best`, that height, when already known). A play that matches the lead's own pairs and tractors
-    is at the top of the ladder, so the hand's height is then not searched."""
-    follow = ctx.rules.follow
-    if follow == "loose" or not lead.pairs:
+    (`best`, that height, when already known)."""
+    best = _ladder_best(lead, held, ctx) if best is None else best
+    if best is None:
         return None
-    protect = follow.startswith("protect_longer") and ctx.rules.decks >= 3
+    protect = _protects(ctx)
     if lead.wide:
-        best = _ladder_best(lead, held, ctx) if best is None else best
         return _wide_problem(lead, held, in_suit, play, protect, best, ctx)
     got = _rank(in_suit, lead, ctx)
-    if got != (lead.pairs, lead.tractors):
-        best = _ladder_best(lead, held, ctx) if best is None else best
-        if got[0] < best[0]:
-            need = "a pair" if best[0] == 1 else f"{best[0]} pairs"
-            return lambda: (f"must follow {_lead_words(lead)} with {need} (holds "
-                            f"{_pretty_pairs(held, lead.suit, ctx)}) but played {pretty_cards(play)}")
-        if got < best:
-            longest = best[1][0] if best[1] else 2
-            return lambda: (f"must follow {_lead_words(lead)} with a {longest}-pair tractor"
-                            f"{' and more' if len(best[1]) > 1 else ''} (holds "
-                            f"{_pretty_pairs(held, lead.suit, ctx)}) but played {pretty_cards(play)}")
-    if protect and _skips_genuine(held, in_suit, {2: got[0]}):
-        return lambda: (f"must follow {_lead_words(lead)} with the pairs held as pairs (holds {_pretty(held, ctx)}), "
-                        f"not with cards taken out of a wider tuple; played {pretty_cards(play)}")
-    return None
+    if got >= best:
+        if protect and _skips_genuine(held, in_suit, {2: got[0]}):
+            return lambda: (f"must follow {_lead_words(lead)} with the pairs held as pairs (holds "
+                            f"{_pretty(held, ctx)}), not with cards taken out of a wider tuple; played {pretty_cards(play)}")
+        return None
+    if got[0] < best[0]:
+        need = "a pair" if best[0] == 1 else f"{best[0]} pairs"
+        return lambda: (f"must follow {_lead_words(lead)} with {need} (holds {_pretty_pairs(held, lead.suit, ctx)}) "
+                        f"but played {pretty_cards(play)}")
+    longest = best[1][0] if best[1] else 2
+    return lambda: (f"must follow {_lead_words(lead)} with a {longest}-pair tractor"
+                    f"{' and more' if len(best[1]) > 1 else ''} (holds {_pretty_pairs(held, lead.suit, ctx)}) "
+                    f"but played {pretty_cards(play)}")
+
+
+def _owes_structure(lead: Lead, ctx: TrumpContext) -> bool:
+    """True when following this lead owes structure (pairs and up): a lead with pairs, unless `follow = loose`."""
+    return lead.pairs > 0 and ctx.rules.follow != "loose"
+
+
+def _protects(ctx: TrumpContext) -> bool:
+    """True when `protect_longer` is in force (it only matters with three or four decks)."""
+    return ctx.rules.follow.startswith("protect_longer") and ctx.rules.decks >= 3
+
+
+def _tops_ladder(lead: Lead, in_suit: dict[int, int], ctx: TrumpContext) -> bool:
+    """True when a play of the lead's size all in the led suit (`in_suit`) is legal whatever else the hand
+    holds: no structure is owed, or (without `protect_longer`, which looks at the hand) the play reaches
+    the top rung, which no hand can beat. Checked first, it spares searching the hand's best rung."""
+    if not _owes_structure(lead, ctx):
+        return True
+    if _protects(ctx):
+        return False
+    if not lead.wide:
+        return _rank(in_suit, lead, ctx) == (lead.pairs, lead.tractors)
+    caps = _wide_caps(lead, ctx)
+    quads, bins3, bins2, triples, pairs = caps
+    return _wide_rank(in_suit, caps, ctx) == (quads, tuple(sorted(bins3, reverse=True)), bins2, triples, pairs)
 
 
 def _lead_words(lead: Lead) -> str:

@@ -150,6 +150,9 @@ def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> list[in
             wider = _candidates(counts, *WIDER_THAN_TRACTOR[unit.length], ctx)
             if wider:
                 return [WIDER + wider[0][0]]
+        if unit.length == 1:  # a tuple: the strongest face held that many times
+            tops = [ctx.strength[face] for face, copies in counts.items() if copies >= unit.width]
+            return [max(tops)] if tops else None
         found = _candidates(counts, unit.width, unit.length, ctx)
         return [found[0][0]] if found else None
     counts = dict(face_counts(play))
