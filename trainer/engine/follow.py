@@ -116,13 +116,17 @@ def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
         if hand.get(face, 0) < copies:
             return lambda: f"does not hold {pretty_cards([Card.from_index(face)] * (copies - hand.get(face, 0)))}"
     suit = lead.suit
-    suit_of = ctx.suit_of
     if ctx.rules.bombs != "none" and is_bomb(played) and _bomb_allowed(lead, hand, played, ctx):
         return None
     in_suit = _suit_part(played, suit, ctx)
     in_suit_count = sum(in_suit.values())
-    if in_suit_count == n and _tops_ladder(lead, in_suit, ctx):
-        return None
+    got = None
+    if in_suit_count == n:  # a full answer in the led suit: on the ladder's top rung it needs no more reading
+        if not _owes_structure(lead, ctx):
+            return None
+        got = _ladder_rank(lead, in_suit, ctx)
+        if got == _ladder_top(lead, ctx) and not _protects(ctx):
+            return None
     get = hand.get
     held = {face: copies for face in ctx.faces_by_suit[suit] if (copies := get(face, 0))}
     if in_suit_count < n and ctx.rules.follow == "lenient" and _lenient_shape(lead, play, held, ctx):
@@ -136,7 +140,7 @@ def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
     if in_suit_count != n:
         return lambda: (f"must follow {suit_label(suit)} with {n} {suit_label(suit)} cards (holds {held_count}), "
                         f"but played {pretty_cards(play)}")
-    return _ladder_verdict(lead, held, in_suit, play, ctx)
+    return _ladder_verdict(lead, held, in_suit, play, ctx, got=got)
 
 
 def _ladder_best(lead: Lead, held: dict[int, int], ctx: TrumpContext) -> tuple[object, ...] | None:
@@ -151,17 +155,18 @@ def _ladder_best(lead: Lead, held: dict[int, int], ctx: TrumpContext) -> tuple[o
 
 
 def _ladder_verdict(lead: Lead, held: dict[int, int], in_suit: dict[int, int], play: Sequence[Card],
-                    ctx: TrumpContext, best: tuple[object, ...] | None = None) -> Reason | None:
+                    ctx: TrumpContext, best: tuple[object, ...] | None = None,
+                    got: tuple[object, ...] | None = None) -> Reason | None:
     """The structure rule of §4 for a play all of the led suit from a follower holding more of it
     than the lead's cards (`held`): None when it climbs the ladder as high as the hand allows
-    (`best`, that height, when already known)."""
+    (`best`, that height, and `got`, the play's, when already known)."""
     best = _ladder_best(lead, held, ctx) if best is None else best
     if best is None:
         return None
+    got = _ladder_rank(lead, in_suit, ctx) if got is None else got
     protect = _protects(ctx)
     if lead.wide:
-        return _wide_problem(lead, held, in_suit, play, protect, best, ctx)
-    got = _rank(in_suit, lead, ctx)
+        return _wide_problem(lead, held, in_suit, play, protect, best, got, ctx)
     if got >= best:
         if protect and _skips_genuine(held, in_suit, {2: got[0]}):
             return lambda: (f"must follow {_lead_words(lead)} with the pairs held as pairs (holds "
@@ -187,19 +192,19 @@ def _protects(ctx: TrumpContext) -> bool:
     return ctx.rules.follow.startswith("protect_longer") and ctx.rules.decks >= 3
 
 
-def _tops_ladder(lead: Lead, in_suit: dict[int, int], ctx: TrumpContext) -> bool:
-    """True when a play of the lead's size all in the led suit (`in_suit`) is legal whatever else the hand
-    holds: no structure is owed, or (without `protect_longer`, which looks at the hand) the play reaches
-    the top rung, which no hand can beat. Checked first, it spares searching the hand's best rung."""
-    if not _owes_structure(lead, ctx):
-        return True
-    if _protects(ctx):
-        return False
+def _ladder_rank(lead: Lead, in_suit: dict[int, int], ctx: TrumpContext) -> tuple[object, ...]:
+    """The rung of the lead's ladder (pairs, or wide for triples and quads) that led-suit cards reach."""
+    return _wide_rank(in_suit, _wide_caps(lead, ctx), ctx) if lead.wide else _rank(in_suit, lead, ctx)
+
+
+def _ladder_top(lead: Lead, ctx: TrumpContext) -> tuple[object, ...]:
+    """A rung no cards climb above: the lead's own pairs and tractors, or every cap of a wide lead met
+    (a tractor packing never beats its bins). A play that reaches it is legal whatever else the hand
+    holds (unless `protect_longer` looks at the hand): checked first, it spares searching the hand."""
     if not lead.wide:
-        return _rank(in_suit, lead, ctx) == (lead.pairs, lead.tractors)
-    caps = _wide_caps(lead, ctx)
-    quads, bins3, bins2, triples, pairs = caps
-    return _wide_rank(in_suit, caps, ctx) == (quads, tuple(sorted(bins3, reverse=True)), bins2, triples, pairs)
+        return lead.pairs, lead.tractors
+    quads, bins3, bins2, triples, pairs = _wide_caps(lead, ctx)
+    return quads, tuple(sorted(bins3, reverse=True)), bins2, triples, pairs
 
 
 def _lead_words(lead: Lead) -> str:
@@ -326,11 +331,10 @@ def _wide_best(held: dict[int, int], lead: Lead, n: int, protect: bool, ctx: Tru
 
 
 def _wide_problem(lead: Lead, held: dict[int, int], in_suit: dict[int, int], play: Sequence[Card],
-                  protect: bool, best: WideRank, ctx: TrumpContext) -> Reason | None:
+                  protect: bool, best: WideRank, got: WideRank, ctx: TrumpContext) -> Reason | None:
     """Why a full led-suit answer to a lead holding triples or quads breaks the wide ladder (whose
-    highest rung the hand reaches is `best`), or None (rules.md §4: seed 004's rungs for three
-    decks; quads count as two pairs)."""
-    got = _wide_rank(in_suit, _wide_caps(lead, ctx), ctx)
+    highest rung the hand reaches is `best`, the play's `got`), or None (rules.md §4: seed 004's rungs
+    for three decks; quads count as two pairs)."""
     if got >= best:
         wide = sorted((c for c in in_suit.values() if c >= 3), reverse=True)[:got[0] + got[3]]
         if protect and _skips_genuine(held, in_suit, {3: got[3], 2: got[4] - sum(c // 2 for c in wide)}):
