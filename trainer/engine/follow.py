@@ -170,7 +170,8 @@ def _ladder_verdict(lead: Lead, held: dict[int, int], in_suit: dict[int, int], p
     if got >= best:
         if protect and _skips_genuine(held, in_suit, {2: got[0]}):
             return lambda: (f"must follow {_lead_words(lead)} with the pairs held as pairs (holds "
-                            f"{_pretty(held, ctx)}), not with cards taken out of a wider tuple; played {pretty_cards(play)}")
+                            f"{_pretty(held, ctx)}), not with cards taken out of a wider tuple; "
+                            f"played {pretty_cards(play)}")
         return None
     if got[0] < best[0]:
         need = "a pair" if best[0] == 1 else f"{best[0]} pairs"
@@ -338,8 +339,9 @@ def _wide_problem(lead: Lead, held: dict[int, int], in_suit: dict[int, int], pla
     if got >= best:
         wide = sorted((c for c in in_suit.values() if c >= 3), reverse=True)[:got[0] + got[3]]
         if protect and _skips_genuine(held, in_suit, {3: got[3], 2: got[4] - sum(c // 2 for c in wide)}):
-            return lambda: (f"must follow {_lead_words(lead)} with the tuples held as they are (holds {_pretty(held, ctx)}), "
-                            f"not with cards taken out of a wider tuple; played {pretty_cards(play)}")
+            return lambda: (f"must follow {_lead_words(lead)} with the tuples held as they are "
+                            f"(holds {_pretty(held, ctx)}), not with cards taken out of a wider tuple; "
+                            f"played {pretty_cards(play)}")
         return None
     return lambda: (f"must follow {_lead_words(lead)} with {_describe_rank(best)} (holds {_pretty(held, ctx)}) "
                     f"but played {pretty_cards(play)}")
