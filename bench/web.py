@@ -192,6 +192,7 @@ class Players:
         self.runs = deque(config["runs"])
         self.page = {"Cookie": config["cookie"]}
         self.hx = {"Cookie": config["cookie"], "HX-Request": "true", "X-CSRFToken": config["token"]}
+        self.reach = {**self.hx, "HX-Target": "div#stage"}  # drill.js's reach: the question alone, into #stage
         self.times: dict[str, list[float]] = {}
         self.errors: list[str] = []
 
@@ -250,7 +251,7 @@ class Players:
                                        self.hx, connection=connection)
                     break
                 await asyncio.sleep(int(steps.group(1)) * int(steps.group(2)) / 1000)
-                body = await self.request("question", "POST", reach.group(1).decode().replace("&amp;", "&"), self.hx,
+                body = await self.request("question", "POST", reach.group(1).decode().replace("&amp;", "&"), self.reach,
                                           connection=connection)
                 await asyncio.sleep(rng.uniform(*THINK))
                 body = await self.request("answer", "POST", f"{path}/answer", self.hx, answer_form(body),

@@ -39,6 +39,7 @@ class Caller:
         self.app = app
         self.page = {"Cookie": config["cookie"]}
         self.hx = {"Cookie": config["cookie"], "HX-Request": "true", "X-CSRFToken": config["token"]}
+        self.reach = {**self.hx, "HX-Target": "div#stage"}  # drill.js's reach: the question alone, into #stage
         self.cpu: dict[str, list[float]] = {}
         self.measuring = False
 
@@ -79,7 +80,7 @@ class Caller:
             if reach is None:
                 self.call("end", "POST", f"{path}/step?at={AT.search(body).group(1).decode()}", self.hx)
                 return
-            body = self.call("question", "POST", reach.group(1).decode().replace("&amp;", "&"), self.hx)
+            body = self.call("question", "POST", reach.group(1).decode().replace("&amp;", "&"), self.reach)
             body = self.call("answer", "POST", f"{path}/answer", self.hx, answer_form(body))
 
 

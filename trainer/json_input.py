@@ -24,8 +24,8 @@ MAX_DIGITS = 64
 _STRING = r'"(?:[^"\\]|\\.)*"?'
 """A JSON string; one left open runs to the end of the text, so no text is scanned twice."""
 _TOKEN = re.compile(_STRING + r"|[\[\]{}]", re.DOTALL)
-_STRINGS = re.compile(_STRING, re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_NOT_STRUCTURE = bytes(byte for byte in range(256) if byte not in b'[]{}"')
+"""Every byte but brackets and quotes (UTF-8 never puts these ASCII bytes inside another character)."""
 _STEPS = bytes.maketrans(b"[{]}", b"\2\2\0\0")
 _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -69,12 +69,23 @@ def _read_float(text: str) -> float:
     return number
 
 
+def _brackets_outside_strings(text: str) -> bytes:
+    """The brackets of `text` that are not inside strings, in order, by whole-text passes: escaped
+    backslashes and quotes go first (so every quote left opens or closes a string), then every byte but
+    brackets and quotes; split at the quotes, the pieces alternate outside and inside strings. (On text
+    that is not JSON the answer is still right up to the first error, where the parser stops.)"""
+    if "\\" in text:
+        text = text.replace("\\\\", "").replace('\\"', "")
+    kept = text.encode("utf-8", "surrogatepass").translate(None, _NOT_STRUCTURE)
+    return b"".join(kept.split(b'"')[::2])
+
+
 def _check_depth(text: str) -> None:
     """Refuse nesting deeper than `MAX_DEPTH`, in linear time: the brackets outside strings become
     steps of +1 / -1 (as 2 / 0 less one each), whose running sum is the depth."""
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return
-    steps = _NOT_BRACKET.sub("", _STRINGS.sub("", text)).encode("ascii").translate(_STEPS)
+    steps = _brackets_outside_strings(text).translate(_STEPS)
     if max(map(operator.sub, accumulate(steps), count(1)), default=0) <= MAX_DEPTH:
         return
     depth = 0  # too deep: find where, for the message (this pass stops at the spot)

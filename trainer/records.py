@@ -78,8 +78,9 @@ class DealRecord:
     def playing_hands(self) -> list[list[Card]]:
         """The hands at the first lead: as dealt, the banker's plus the kitty minus the buried cards."""
         hands = [list(hand) for hand in self.hands]
-        banker = Counter(hands[self.banker]) + Counter(self.kitty)
-        banker.subtract(Counter(self.buried))
+        banker = Counter(hands[self.banker])
+        banker.update(self.kitty)
+        banker.subtract(self.buried)
         hands[self.banker] = list(banker.elements())
         return hands
 
@@ -116,7 +117,7 @@ def _need(data: dict[str, Any], key: str) -> Any:
 def _cards(value: Any, where: str) -> tuple[Card, ...]:
     if type(value) is list:
         try:
-            return tuple(_CANONICAL[token] for token in value)
+            return tuple(map(_CANONICAL.__getitem__, value))
         except (KeyError, TypeError):
             pass
     if isinstance(value, str):
@@ -134,8 +135,9 @@ def _canonical_plays(plays: list[Any]) -> tuple[tuple[Card, ...], ...] | None:
     building error context), else None."""
     if not all(type(play) is list for play in plays):
         return None
+    canonical = _CANONICAL.__getitem__
     try:
-        return tuple(tuple(_CANONICAL[token] for token in play) for play in plays)
+        return tuple([tuple(map(canonical, play)) for play in plays])
     except (KeyError, TypeError):
         return None
 
@@ -262,7 +264,7 @@ def _check_cards(record: DealRecord) -> None:
     for hand in record.hands:
         dealt.update(hand)
     expected = _full_decks(rules.decks)
-    if dealt != expected:
+    if dealt.items() != expected.items():  # as plain dicts (neither holds a zero): Counter's == loops in Python
         extra = dealt - expected
         missing = expected - dealt
         card = next(iter(extra or missing))
@@ -276,7 +278,8 @@ def _check_cards(record: DealRecord) -> None:
         for card, copies in Counter(declared_cards).items():
             if dealt_to[card] < copies:
                 raise InvalidRecordError(f"declaration {number}: seat {seat} was not dealt {card.pretty}")
-    pool = Counter(record.hands[record.banker]) + Counter(record.kitty)
+    pool = Counter(record.hands[record.banker])
+    pool.update(record.kitty)
     for card, copies in Counter(record.buried).items():
         if pool[card] < copies:
             raise InvalidRecordError(f"buried: {card.pretty} is not in the banker's hand plus kitty")

@@ -3,13 +3,14 @@ budget, ratings and FSRS ratings kept on the attempts, mistakes and skills comin
 over simulated weeks (a frozen clock), the streak, retrying a mistake from the review, isolation."""
 from __future__ import annotations
 
+import re
 import shutil
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from sqlmodel import col, func, select
 
-from trainer.drills.daily import grade, phase_of, skill_name
+from trainer.drills.daily import OVERALL, grade, phase_of, skill_name
 from trainer.drills.questions import Question
 from trainer.web.models import Attempt, DailySession, Deal, DrillRun, UserSkill
 
@@ -209,3 +210,36 @@ def test_the_daily_queue_draws_no_gouji_deal(make_app, tmp_path, monkeypatch) ->
         games = {db.get(Deal, run_row(app, run_id).deal_pk).game for run_id in asked}
         assert db.exec(select(func.count()).select_from(Deal).where(Deal.game == "gouji")).one() == 12
     assert asked and games == {"shengji"}
+
+
+def test_an_answer_graded_while_another_made_its_rating_row_is_graded_again(app, alice) -> None:
+    """Two answers of one user at once (two tabs): the first to commit makes the overall rating row,
+    the other's insert of it fails; that answer is graded again on the stored row, never lost."""
+    from trainer.web.drills import RunHooks
+
+    from .drilling import start
+
+    run_id = start(alice, "trumps")
+    first = run_row(app, run_id).checkpoints[0]
+    page = alice.post(f"/runs/{run_id}/step?at=0&to={first}", headers=HX).text
+    index = int(re.search(r'name="checkpoint" value="(\d+)"', page).group(1))
+    hooks = app.extensions["jipai_run_hooks"]
+    calls = []
+
+    def answered_while_another_grades(run, attempt, data, snap):
+        rows = hooks.answered(run, attempt, data, snap)
+        if not calls:  # the other tab's answer commits the overall row meanwhile
+            with session(app) as db:
+                db.add(UserSkill(user_id=run.user_id, skill=OVERALL, answers=5, right=5))
+                db.commit()
+        calls.append(attempt.checkpoint)
+        return rows
+
+    app.extensions["jipai_run_hooks"] = RunHooks(answered_while_another_grades, hooks.finished)
+    response = alice.post(f"/runs/{run_id}/answer", data={"checkpoint": index, "answer": "0"}, headers=HX)
+    assert response.status_code == 200 and 'class="verdict"' in response.text
+    assert calls == [index, index]
+    with session(app) as db:
+        assert db.exec(select(func.count()).select_from(Attempt)).one() == 1
+        overall = db.get(UserSkill, (1, OVERALL))
+        assert overall.answers == 6

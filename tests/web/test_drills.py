@@ -161,6 +161,29 @@ def test_one_page_holds_every_play_up_to_the_checkpoint(app, alice) -> None:
     assert frame(reached.text, 0).count('<span class="card ') == last.count('<span class="card ')  # the same table, settled
 
 
+def test_the_reach_form_brings_the_question_alone_into_the_stage(app, alice) -> None:
+    """drill.js's reach (htmx targeting `#stage`) answers with the question and no table (the table on
+    screen stays as revealed); a reach gone stale (the question answered meanwhile) answers with the
+    whole run, retargeted to `#run`."""
+    run_id = start(alice, "trumps")
+    first = run_row(app, run_id).checkpoints[0]
+    page = alice.get(f"/runs/{run_id}", headers=HX).text
+    assert 'hx-target="#stage"' in page and '<div id="stage">' in page
+    stage = {**HX, "HX-Target": "div#stage"}
+    reached = alice.post(f"/runs/{run_id}/step?at=0&to={first}", headers=stage)
+    assert reached.status_code == 200 and reached.text.lstrip().startswith('<div id="stage">')
+    assert 'id="answer-form"' in reached.text and 'class="table' not in reached.text
+    assert "HX-Retarget" not in reached.headers and "HX-Target" in reached.headers["Vary"]
+    assert run_row(app, run_id).cursor == first
+    again = alice.post(f"/runs/{run_id}/step?at=0&to={first}", headers=stage)
+    assert again.text == reached.text  # a reach sent twice: the same question
+    index = int(re.search(r'name="checkpoint" value="(\d+)"', reached.text).group(1))
+    alice.post(f"/runs/{run_id}/answer", data={"checkpoint": index, "answer": "0"}, headers=HX)
+    stale = alice.post(f"/runs/{run_id}/step?at=0&to={first}", headers=stage)
+    assert stale.text.lstrip().startswith('<section id="run"') and 'class="table' in stale.text
+    assert stale.headers["HX-Retarget"] == "#run" and stale.headers["HX-Reswap"] == "outerHTML"
+
+
 def test_a_step_cannot_go_past_the_next_checkpoint(app, alice) -> None:
     run_id = start(alice, "trumps")
     first = run_row(app, run_id).checkpoints[0]

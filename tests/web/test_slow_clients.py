@@ -1,7 +1,7 @@
 """Slow clients cannot stop the production server: with 64 connections trickling their headers and 16
 trickling a POST's body, the README's production command (gunicorn reading `gunicorn.conf.py`)
 still answers `/healthz`, a drill run's page and a drill step, and the step's cursor still reaches
-the database (the write-behind timer runs under the worker class the config picks)."""
+the database."""
 from __future__ import annotations
 
 import re

@@ -1,5 +1,6 @@
 """One drill run as pure functions of the drill, the record and a seed: the plan (viewer seat and
-checkpoints), the position after a number of plays, and the question asked at each checkpoint.
+checkpoints), the position after a number of plays, the question asked at each checkpoint, and the
+run's result per question type (`summarise`).
 
 Nothing here touches the web or the database, so the app, its tests and the benchmark compute the
 same questions: the question at checkpoint `i` depends only on the run's seed and `i`.
@@ -14,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from trainer.drills.definitions import DRILLS_DIR, Drill
 from trainer.drills.questions import Question, make_question
@@ -26,12 +27,14 @@ __all__ = [
     "DRILLS_DIR",
     "Asked",
     "RunPlan",
+    "TypeResult",
     "asked_again",
     "informative_at",
     "plan_run",
     "position_after",
     "question_at",
     "snapshot_after",
+    "summarise",
     "total_plays",
 ]
 
@@ -133,3 +136,51 @@ def asked_again(question: Question, record: DealRecord, seat: int, plays: int, e
     position = position_after(record, plays)
     snap = snapshot_after(record, seat, plays, events)
     return Asked(question, snap, facts_json(snap, str(position)), position)
+
+
+class Answer(Protocol):
+    """What a run's summary reads of an answer (an `Attempt` of the web app)."""
+
+    question_type: str
+    correct: bool
+    ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class TypeResult:
+    """How a run went on one question type (`kind`; "all" for the whole run): answers, right ones, time."""
+
+    kind: str
+    asked: int
+    right: int
+    ms: int
+
+    @property
+    def accuracy(self) -> float:
+        """Right answers as a share of those asked."""
+        return self.right / self.asked if self.asked else 0.0
+
+    @property
+    def mean_seconds(self) -> float:
+        """Mean answer time."""
+        return self.ms / self.asked / 1000 if self.asked else 0.0
+
+
+def summarise(answers: Sequence[Answer]) -> tuple[list[TypeResult], TypeResult]:
+    """Per question type (in the order first asked) and in all: asked, right, time.
+
+    >>> from types import SimpleNamespace as A
+    >>> per_type, total = summarise([A(question_type="voids", correct=True, ms=2000),
+    ...                              A(question_type="trumps_unseen", correct=False, ms=4000),
+    ...                              A(question_type="voids", correct=False, ms=3000)])
+    >>> [(t.kind, t.right, t.asked) for t in per_type], total.accuracy, total.mean_seconds
+    ([('voids', 1, 2), ('trumps_unseen', 0, 1)], 0.3333333333333333, 3.0)
+    """
+    kinds: dict[str, list[Answer]] = {}
+    for answer in answers:
+        kinds.setdefault(answer.question_type, []).append(answer)
+
+    def result(kind: str, items: Sequence[Answer]) -> TypeResult:
+        return TypeResult(kind, len(items), sum(a.correct for a in items), sum(a.ms for a in items))
+
+    return [result(kind, items) for kind, items in kinds.items()], result("all", answers)

@@ -13,6 +13,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
 
 from trainer.engine.cards import Card, parse_cards, pretty_cards
@@ -39,15 +40,7 @@ class Lead:
     @classmethod
     def of(cls, cards: Sequence[Card], ctx: TrumpContext) -> Lead:
         """The lead made of `cards` (all of one effective suit)."""
-        if len(cards) == 1:
-            face = cards[0].index
-            return cls(tuple(cards), ctx.suit_of[face], (Unit(1, 1, (face,), ctx.strength[face]),), 0, ())
-        combo = Combination.of(cards, ctx)
-        if combo.suit is None:
-            raise ValueError("a lead must be all of one effective suit")
-        pairs = sum(u.length * (u.width // 2) for u in combo.units)
-        tractors = tuple(sorted((u.length for u in combo.units if u.width >= 2 and u.length >= 2), reverse=True))
-        return cls(tuple(cards), combo.suit, combo.units, pairs, tractors)
+        return _lead_of(tuple(cards), ctx)
 
     @property
     def wide(self) -> bool:
@@ -70,10 +63,27 @@ class Lead:
         return self.units[0].kind if len(self.units) == 1 else "throw"
 
 
+@lru_cache(maxsize=4096)
+def _lead_of(cards: tuple[Card, ...], ctx: TrumpContext) -> Lead:
+    """`Lead.of`, remembered: a replay meets the same few leads (singles and pairs of one context) again
+    and again, and building one (its decomposition and frozen values) was a quarter of leading a trick."""
+    if len(cards) == 1:
+        face = cards[0].index
+        return Lead(cards, ctx.suit_of[face], (Unit(1, 1, (face,), ctx.strength[face]),), 0, ())
+    combo = Combination.of(cards, ctx)
+    if combo.suit is None:
+        raise ValueError("a lead must be all of one effective suit")
+    pairs = sum(u.length * (u.width // 2) for u in combo.units)
+    tractors = tuple(sorted((u.length for u in combo.units if u.width >= 2 and u.length >= 2), reverse=True))
+    return Lead(cards, combo.suit, combo.units, pairs, tractors)
+
+
 def _rank(counts: dict[int, int], lead: Lead, ctx: TrumpContext) -> tuple[int, tuple[int, ...]]:
     """(P, T) of a set of led-suit cards against the lead (rules.md §4)."""
+    if not lead.tractors:  # only the pairs count
+        return min(sum(copies // 2 for copies in counts.values()), lead.pairs), ()
     pairs, runs = pair_structure(counts, ctx)
-    return min(pairs, lead.pairs), best_packing(runs, lead.tractors) if lead.tractors and runs else ()
+    return min(pairs, lead.pairs), best_packing(runs, lead.tractors) if runs else ()
 
 
 def _suit_part(counts: dict[int, int], suit: int, ctx: TrumpContext) -> dict[int, int]:
@@ -106,69 +116,101 @@ def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
         if hand.get(face, 0) < copies:
             return lambda: f"does not hold {pretty_cards([Card.from_index(face)] * (copies - hand.get(face, 0)))}"
     suit = lead.suit
-    suit_of = ctx.suit_of
     if ctx.rules.bombs != "none" and is_bomb(played) and _bomb_allowed(lead, hand, played, ctx):
         return None
-    in_suit_count = sum(copies for face, copies in played.items() if suit_of[face] == suit)
-    if in_suit_count == n and not lead.pairs:
-        return None
+    in_suit = _suit_part(played, suit, ctx)
+    in_suit_count = sum(in_suit.values())
+    got = None
+    if in_suit_count == n:  # a full answer in the led suit: on the ladder's top rung it needs no more reading
+        if not _owes_structure(lead, ctx):
+            return None
+        got = _ladder_rank(lead, in_suit, ctx)
+        if got == _ladder_top(lead, ctx) and not _protects(ctx):
+            return None
     get = hand.get
     held = {face: copies for face in ctx.faces_by_suit[suit] if (copies := get(face, 0))}
     if in_suit_count < n and ctx.rules.follow == "lenient" and _lenient_shape(lead, play, held, ctx):
         return None
     held_count = sum(held.values())
-    in_suit = _suit_part(played, suit, ctx)
-    label = suit_label(suit)
     if held_count <= n:
         if in_suit_count != held_count:
-            return lambda: (f"must play every {label} card held ({_pretty(held, ctx)}) before discarding, "
-                            f"but played {pretty_cards(play)}")
+            return lambda: (f"must play every {suit_label(suit)} card held ({_pretty(held, ctx)}) before "
+                            f"discarding, but played {pretty_cards(play)}")
         return None
     if in_suit_count != n:
-        return lambda: (f"must follow {label} with {n} {label} cards (holds {held_count}), "
+        return lambda: (f"must follow {suit_label(suit)} with {n} {suit_label(suit)} cards (holds {held_count}), "
                         f"but played {pretty_cards(play)}")
-    return _ladder_verdict(lead, held, in_suit, play, ctx)
+    return _ladder_verdict(lead, held, in_suit, play, ctx, got=got)
 
 
 def _ladder_best(lead: Lead, held: dict[int, int], ctx: TrumpContext) -> tuple[object, ...] | None:
     """The highest rung of §4's ladder the held led-suit cards reach (None when no structure is owed:
     `follow = loose` or a lead without pairs)."""
-    follow = ctx.rules.follow
-    if follow == "loose" or not lead.pairs:
+    if not _owes_structure(lead, ctx):
         return None
-    protect = follow.startswith("protect_longer") and ctx.rules.decks >= 3
+    protect = _protects(ctx)
     if lead.wide:
         return _wide_best(held, lead, lead.size, protect, ctx)
     return _rank({f: c for f, c in held.items() if c == 2} if protect else held, lead, ctx)
 
 
 def _ladder_verdict(lead: Lead, held: dict[int, int], in_suit: dict[int, int], play: Sequence[Card],
-                    ctx: TrumpContext, best: tuple[object, ...] | None = None) -> Reason | None:
+                    ctx: TrumpContext, best: tuple[object, ...] | None = None,
+                    got: tuple[object, ...] | None = None) -> Reason | None:
     """The structure rule of §4 for a play all of the led suit from a follower holding more of it
     than the lead's cards (`held`): None when it climbs the ladder as high as the hand allows
-    (`best`, that height, when already known)."""
+    (`best`, that height, and `got`, the play's, when already known)."""
     best = _ladder_best(lead, held, ctx) if best is None else best
     if best is None:
         return None
-    suit = lead.suit
-    protect = ctx.rules.follow.startswith("protect_longer") and ctx.rules.decks >= 3
-    what = f"the {lead.kind} in {suit_label(suit)}"
+    got = _ladder_rank(lead, in_suit, ctx) if got is None else got
+    protect = _protects(ctx)
     if lead.wide:
-        return _wide_problem(lead, held, in_suit, play, protect, what, best, ctx)
-    got = _rank(in_suit, lead, ctx)
+        return _wide_problem(lead, held, in_suit, play, protect, best, got, ctx)
     if got >= best:
         if protect and _skips_genuine(held, in_suit, {2: got[0]}):
-            return lambda: (f"must follow {what} with the pairs held as pairs (holds {_pretty(held, ctx)}), "
-                            f"not with cards taken out of a wider tuple; played {pretty_cards(play)}")
+            return lambda: (f"must follow {_lead_words(lead)} with the pairs held as pairs (holds "
+                            f"{_pretty(held, ctx)}), not with cards taken out of a wider tuple; "
+                            f"played {pretty_cards(play)}")
         return None
     if got[0] < best[0]:
         need = "a pair" if best[0] == 1 else f"{best[0]} pairs"
-        return lambda: (f"must follow {what} with {need} (holds {_pretty_pairs(held, suit, ctx)}) "
+        return lambda: (f"must follow {_lead_words(lead)} with {need} (holds {_pretty_pairs(held, lead.suit, ctx)}) "
                         f"but played {pretty_cards(play)}")
     longest = best[1][0] if best[1] else 2
-    return lambda: (f"must follow {what} with a {longest}-pair tractor"
-                    f"{' and more' if len(best[1]) > 1 else ''} (holds {_pretty_pairs(held, suit, ctx)}) "
+    return lambda: (f"must follow {_lead_words(lead)} with a {longest}-pair tractor"
+                    f"{' and more' if len(best[1]) > 1 else ''} (holds {_pretty_pairs(held, lead.suit, ctx)}) "
                     f"but played {pretty_cards(play)}")
+
+
+def _owes_structure(lead: Lead, ctx: TrumpContext) -> bool:
+    """True when following this lead owes structure (pairs and up): a lead with pairs, unless `follow = loose`."""
+    return lead.pairs > 0 and ctx.rules.follow != "loose"
+
+
+def _protects(ctx: TrumpContext) -> bool:
+    """True when `protect_longer` is in force (it only matters with three or four decks)."""
+    return ctx.rules.follow.startswith("protect_longer") and ctx.rules.decks >= 3
+
+
+def _ladder_rank(lead: Lead, in_suit: dict[int, int], ctx: TrumpContext) -> tuple[object, ...]:
+    """The rung of the lead's ladder (pairs, or wide for triples and quads) that led-suit cards reach."""
+    return _wide_rank(in_suit, _wide_caps(lead, ctx), ctx) if lead.wide else _rank(in_suit, lead, ctx)
+
+
+def _ladder_top(lead: Lead, ctx: TrumpContext) -> tuple[object, ...]:
+    """A rung no cards climb above: the lead's own pairs and tractors, or every cap of a wide lead met
+    (a tractor packing never beats its bins). A play that reaches it is legal whatever else the hand
+    holds (unless `protect_longer` looks at the hand): checked first, it spares searching the hand."""
+    if not lead.wide:
+        return lead.pairs, lead.tractors
+    quads, bins3, bins2, triples, pairs = _wide_caps(lead, ctx)
+    return quads, tuple(sorted(bins3, reverse=True)), bins2, triples, pairs
+
+
+def _lead_words(lead: Lead) -> str:
+    """The lead for messages: `the pair in ♠`."""
+    return f"the {lead.kind} in {suit_label(lead.suit)}"
 
 
 def _pretty_pairs(held: dict[int, int], suit: int, ctx: TrumpContext) -> str:
@@ -290,18 +332,18 @@ def _wide_best(held: dict[int, int], lead: Lead, n: int, protect: bool, ctx: Tru
 
 
 def _wide_problem(lead: Lead, held: dict[int, int], in_suit: dict[int, int], play: Sequence[Card],
-                  protect: bool, what: str, best: WideRank, ctx: TrumpContext) -> Reason | None:
+                  protect: bool, best: WideRank, got: WideRank, ctx: TrumpContext) -> Reason | None:
     """Why a full led-suit answer to a lead holding triples or quads breaks the wide ladder (whose
-    highest rung the hand reaches is `best`), or None (rules.md §4: seed 004's rungs for three
-    decks; quads count as two pairs)."""
-    got = _wide_rank(in_suit, _wide_caps(lead, ctx), ctx)
+    highest rung the hand reaches is `best`, the play's `got`), or None (rules.md §4: seed 004's rungs
+    for three decks; quads count as two pairs)."""
     if got >= best:
         wide = sorted((c for c in in_suit.values() if c >= 3), reverse=True)[:got[0] + got[3]]
         if protect and _skips_genuine(held, in_suit, {3: got[3], 2: got[4] - sum(c // 2 for c in wide)}):
-            return lambda: (f"must follow {what} with the tuples held as they are (holds {_pretty(held, ctx)}), "
-                            f"not with cards taken out of a wider tuple; played {pretty_cards(play)}")
+            return lambda: (f"must follow {_lead_words(lead)} with the tuples held as they are "
+                            f"(holds {_pretty(held, ctx)}), not with cards taken out of a wider tuple; "
+                            f"played {pretty_cards(play)}")
         return None
-    return lambda: (f"must follow {what} with {_describe_rank(best)} (holds {_pretty(held, ctx)}) "
+    return lambda: (f"must follow {_lead_words(lead)} with {_describe_rank(best)} (holds {_pretty(held, ctx)}) "
                     f"but played {pretty_cards(play)}")
 
 

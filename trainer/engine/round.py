@@ -54,7 +54,7 @@ class Trick:
     @property
     def points(self) -> int:
         """Points on the table in this trick."""
-        return sum(card.points for play in self.plays for card in play)
+        return sum([card.points for play in self.plays for card in play])
 
     def seat_of(self, index: int) -> int:
         """The seat that made play number `index`."""
@@ -150,7 +150,7 @@ class RoundState:
         suits = {self.ctx.suit_of[card.index] for card in cards}
         if len(suits) > 1:
             raise IllegalPlayError(f"a lead must be all of one suit, not {pretty_cards(cards)}", seat=seat)
-        others = [self.hands[(seat + k) % 4] for k in (1, 2, 3)]
+        others = self.hands[seat + 1:] + self.hands[:seat]  # in playing order after the leader
         attempted = Lead.of(cards, self.ctx)
         result = check_throw(cards, others, self.ctx, attempted)
         trick = Trick(seat)
@@ -174,17 +174,17 @@ class RoundState:
         if trick is None or trick.lead is None or len(trick.plays) == 4:
             raise IllegalPlayError("no trick is under way to follow", seat=self.next_seat)
         seat = (trick.leader + len(trick.plays)) % 4
-        problem = follow_verdict(trick.lead, self.hands[seat], cards, self.ctx)
+        hand, lead, ctx = self.hands[seat], trick.lead, self.ctx
+        problem = follow_verdict(lead, hand, cards, ctx)
         if problem is not None:
             raise IllegalPlayError(problem(), seat=seat)
-        _take(self.hands[seat], cards)
+        _take(hand, cards)
         trick.plays.append(list(cards))
-        lead = trick.lead
-        profile = play_profile(lead, cards, self.ctx)
+        profile = play_profile(lead, cards, ctx)
         winning, best = trick.winning, trick.best
         assert winning is not None and best is not None
         if profile is not None and (profile[0] > best[0] if len(lead.units) == 1 else beats(
-                profile, best, cards, trick.plays[(winning - trick.leader) % 4], lead, self.ctx)):
+                profile, best, cards, trick.plays[(winning - trick.leader) % 4], lead, ctx)):
             trick.winning = winning = seat
             trick.best = profile
         if len(trick.plays) == 4:

@@ -22,9 +22,9 @@ class Seat(IntEnum):
     def parse(cls, value: object) -> Seat:
         """A seat from the number 0–3 or exactly the text `0`–`3` (no sign, space or other digits)."""
         if type(value) is int and 0 <= value <= 3:
-            return cls(value)
+            return _SEATS[value]
         if isinstance(value, str) and value in ("0", "1", "2", "3"):
-            return cls(int(value))
+            return _SEATS[int(value)]
         raise MalformedError(f"a seat is 0, 1, 2 or 3, not {shown(value)}")
 
     @property
@@ -60,3 +60,7 @@ class Seat(IntEnum):
 
     def __str__(self) -> str:
         return str(int(self))
+
+
+_SEATS = tuple(Seat)
+"""The seats by number (indexing is quicker than calling the enum)."""

@@ -130,7 +130,7 @@ def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> list[in
     Under `throw_compare = all_units` a throw's profile is, unit by unit, the highest top any grouping
     gives it: a play must beat it under every grouping (rules.md §5)."""
     suit_of = ctx.suit_of
-    if len(play) == 1 and lead.size == 1:  # a single answers a single lead: led suit or trump
+    if len(play) == 1 and len(lead.cards) == 1:  # a single answers a single lead: led suit or trump
         face = play[0].index
         return [ctx.strength[face]] if suit_of[face] == lead.suit or suit_of[face] == TRUMP else None
     if ctx.rules.bombs != "none" and len(play) >= 4 and is_bomb(face_counts(play)):
@@ -150,6 +150,9 @@ def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> list[in
             wider = _candidates(counts, *WIDER_THAN_TRACTOR[unit.length], ctx)
             if wider:
                 return [WIDER + wider[0][0]]
+        if unit.length == 1:  # a tuple: the strongest face held that many times
+            tops = [ctx.strength[face] for face, copies in counts.items() if copies >= unit.width]
+            return [max(tops)] if tops else None
         found = _candidates(counts, unit.width, unit.length, ctx)
         return [found[0][0]] if found else None
     counts = dict(face_counts(play))

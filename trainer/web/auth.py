@@ -18,7 +18,7 @@ from flask_babel import gettext as _
 from sqlmodel import col, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from trainer.web.db import get_connection, get_session, write_lock
+from trainer.web.db import get_connection, get_session, store, write_lock
 from trainer.web.extensions import limiter
 from trainer.web.forms import LoginForm, PasswordForm, RegisterForm
 from trainer.web.memo import Memo
@@ -195,19 +195,12 @@ def register() -> Any:
     free (two registrations of one name at once: the second is told it is taken)."""
     form = RegisterForm(next=request.args.get("next"))
     if form.validate_on_submit():
-        db = get_session()
         name = form.username.data
         user = User(username=name, name_key=name_key(name), password_hash=hash_password(form.password.data))
-        db.add(user)
-        try:
-            with write_lock().held():
-                db.commit()
-        except sa.exc.IntegrityError:
-            db.rollback()
-            form.username.errors.append(_("That name is taken."))
-        else:
+        if store(user):
             _sign_in(user)
             return go(safe_next(form.next.data, url_for("home.index")))
+        form.username.errors.append(_("That name is taken."))
     status = 422 if form.is_submitted() else 200
     return render_page("auth/register.html", "auth/_register_form.html", status, form=form)
 

@@ -46,8 +46,8 @@ from trainer.tracking.tracker import Snapshot
 from trainer.web import models
 from trainer.web.auth import login_required
 from trainer.web.db import get_session, write_lock
-from trainer.web.dealdata import DealData, deal_cache
-from trainer.web.drills import ACTIVE, RunHooks, lang, plays_at
+from trainer.web.dealdata import DealData, deal_cache, plays_at
+from trainer.web.drills import ACTIVE, RunHooks
 from trainer.web.gouji import GoujiDealData
 from trainer.web.models import (
     Attempt,
@@ -60,7 +60,7 @@ from trainer.web.models import (
     User,
     UserSkill,
 )
-from trainer.web.quiz import question_label
+from trainer.web.quiz import lang, question_label
 from trainer.web.responses import go, render_page
 from trainer.web.sigquiz import fresh_question
 

@@ -187,6 +187,20 @@ def get_session() -> Session:
     return g.db_session
 
 
+def store(*rows: Any) -> bool:
+    """Add `rows` to the request's session and commit under the write lock; whether stored (what a unique
+    constraint refuses is rolled back)."""
+    session = get_session()
+    session.add_all(rows)
+    try:
+        with write_lock().held():
+            session.commit()
+    except sa.exc.IntegrityError:
+        session.rollback()
+        return False
+    return True
+
+
 def get_connection() -> sa.Connection:
     """The request's Core connection (no ORM), opened on first use and closed when the request
     ends: for hot paths such as a drill step, which read and write a row or two."""

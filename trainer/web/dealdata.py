@@ -1,6 +1,10 @@
 """Stored deals parsed once per app process: each process parses a record and replays its public plays
 once (`DealCache`, keyed by the row's key, record id and creation time, so a key reused after a
 deletion cannot serve a stale deal); the drill table and the review read them from memory.
+
+A deal gives the run loop (`trainer.web.drills`) what it needs of a run on it: its plan, the question at a
+checkpoint, the table to reveal and the explanation of an answer. A 够级 deal (`trainer.web.gouji.GoujiDealData`)
+gives the same, so the run loop never asks which game it runs.
 """
 from __future__ import annotations
 
@@ -14,13 +18,19 @@ from typing import Any
 from flask import current_app
 from sqlmodel import Session
 
-from trainer.drills.runs import position_after, snapshot_after
+from trainer.drills.definitions import Drill
+from trainer.drills.explain import Explanation
+from trainer.drills.questions import Question
+from trainer.drills.runs import Asked, RunPlan, plan_run, position_after, question_at, snapshot_after
 from trainer.engine.cards import Card
 from trainer.records import DealRecord, Position, parse_record, plays_in_order
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import PlayEvent, Snapshot, public_events
+from trainer.web.gouji import GoujiDealData
 from trainer.web.memo import Memo
 from trainer.web.models import Deal
+from trainer.web.quiz import explanation
+from trainer.web.table import Stretch, stretch
 
 DealKey = tuple[int, str, datetime]
 """A deal row's identity for the cache: (pk, record id, created)."""
@@ -76,6 +86,23 @@ class DealData:
                 left.subtract(cards)
         return list(left.elements())
 
+    def plan(self, drill: Drill, seed: int) -> RunPlan:
+        """The viewer seat and the checkpoints of a run of `drill` on this deal (`plan_run`)."""
+        return plan_run(drill, self.record, seed)
+
+    def question(self, drill: Drill, seat: int, plays: int, seed: int, index: int) -> Asked:
+        """The question at checkpoint `index` (after `plays` plays) of a run from `seat` (`question_at`)."""
+        return question_at(drill, self.record, seat, plays, seed, index, self.events, opening=self.opening(seat))
+
+    def table(self, seat: int, start: int, end: int, drill: Drill) -> Stretch:
+        """The drill table from `seat` after `start` plays, with the plays up to `end` to reveal."""
+        return stretch(self, seat, start, end)
+
+    def explanation(self, question: Question, seat: int, plays: int, language: str) -> Explanation:
+        """Why the answer to `question`, asked after `plays` plays from `seat`, is right (`quiz.explanation`;
+        it reads the language from the request)."""
+        return explanation(question, self.snapshot(seat, plays), self.events[:plays])
+
     @classmethod
     def of(cls, deal: Deal) -> DealData:
         """Parse and replay a stored deal (stored deals were validated on the way in)."""
@@ -98,11 +125,7 @@ class DealCache:
             deal = (session if isinstance(session, Session) else session()).get(Deal, key[0])
             if deal is None or deal.id != key[1]:
                 raise LookupError(f"deal {key[0]} is gone")
-            if deal.game == "gouji":
-                from trainer.web.gouji import GoujiDealData  # it imports trainer.web.table, which imports us
-
-                return GoujiDealData.of(deal)
-            return DealData.of(deal)
+            return GoujiDealData.of(deal) if deal.game == "gouji" else DealData.of(deal)
         return self._items.get_or_make(key, load)
 
 
@@ -115,3 +138,9 @@ def deal_key(deal: Deal) -> DealKey:
     """A deal row's cache key."""
     assert deal.pk is not None
     return (deal.pk, deal.id, deal.created)
+
+
+def plays_at(data: DealData | GoujiDealData, position: str) -> int:
+    """The play count of a stored position `T.K` (`R.K` for a 够级 deal: actions in rounds)."""
+    trick, _dot, plays = position.partition(".")
+    return data.trick_starts[int(trick) - 1] + int(plays)

@@ -1,9 +1,11 @@
-"""What the templates draw: cards, hands grouped by suit (主 first), seats named as players name them."""
+"""What the templates draw: cards, hands grouped by suit (主 first), seats named as players name them, and
+what a drill table shows at each step of a stretch (`Shown`)."""
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from wtforms import SelectChoice
 
@@ -73,6 +75,42 @@ def as_card_view(card: CardView | Card | str) -> CardView:
 def cards_view(cards: Iterable[Card], ctx: TrumpContext | None = None) -> list[CardView]:
     """Cards in the given order (plays keep the order they were laid in)."""
     return [card_view(card, ctx) for card in cards]
+
+
+def pretty(code: str) -> str:
+    """A card code (`10S`, `BJ`) as players write it: 10♠, 大王 (the template filter `pretty`)."""
+    return Card.parse(code).pretty
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A value on a drill table from step `start` of a stretch until step `end` (None: to its end)."""
+
+    start: int
+    end: int | None
+    value: Any
+
+
+def spans(values: Sequence[Any]) -> list[Shown]:
+    """Per-step values as the runs of equal ones, nothing (None or False) left out."""
+    out: list[Shown] = []
+    for step, value in enumerate(values):
+        if step and value == values[step - 1] and type(value) is type(values[step - 1]):
+            continue
+        if out and out[-1].end is None:
+            out[-1] = Shown(out[-1].start, step, out[-1].value)
+        if value is not None and value is not False:
+            out.append(Shown(step, None, value))
+    return out
+
+
+def played_steps(plays: Iterable[Iterable[Card]]) -> dict[Card, list[int]]:
+    """When each card of a stretch's plays is laid: the steps (the first play is step 1), in order."""
+    steps: dict[Card, list[int]] = {}
+    for step, cards in enumerate(plays, start=1):
+        for card in cards:
+            steps.setdefault(card, []).append(step)
+    return steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +209,12 @@ def seat_label(seat: int, banker: int, viewer: int | None = None) -> str:
     else:
         side = _("attacker (闲家)")
     return f"{seat_name(seat, viewer)} · {side}"
+
+
+def viewer_label(viewer: str) -> str:
+    """A drill's viewer setting in words."""
+    labels = {"any": _("from any seat"), "banker": _("as the banker (庄家)"), "attacker": _("as an attacker (闲家)")}
+    return labels.get(viewer, viewer)
 
 
 def trump_label(ctx: TrumpContext) -> str:

@@ -18,28 +18,26 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import Blueprint, Flask, abort, current_app, flash, g, render_template, request, url_for
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlmodel import Session, col, func, select
 
 from trainer.drills.daily import DAILY_ID, daily_drill
 from trainer.drills.definitions import DRILLS_DIR, Drill, load_drills
 from trainer.drills.questions import Question
-from trainer.drills.runs import asked_again, plan_run, question_at
+from trainer.drills.runs import asked_again, summarise
 from trainer.engine.rules import PRESETS
 from trainer.gouji.rules import PRESETS as GOUJI_PRESETS
+from trainer.signals.quiz import SignalDrill
 from trainer.tracking.tracker import Snapshot
 from trainer.web.auth import login_required
-from trainer.web.db import get_session, write_lock
-from trainer.web.dealdata import DealCache, DealData, DealKey, deal_cache
+from trainer.web.db import get_session, store
+from trainer.web.dealdata import DealCache, DealData, DealKey, deal_cache, plays_at
 from trainer.web.display import preset_label
 from trainer.web.extensions import limiter
 from trainer.web.library import _visible
 from trainer.web.models import Attempt, Deal, DrillRun, DrillSettings, utcnow
-from trainer.web.quiz import AnswerError, answer_text, explanation, question_label, read_answer
+from trainer.web.quiz import AnswerError, answer_text, lang, read_answer
 from trainer.web.responses import go, render_page, wants_fragment
-from trainer.web.gouji import GoujiDealData, gouji_explanation, gouji_plan, gouji_question, gouji_stretch
-from trainer.web.table import stretch
 
 bp = Blueprint("drills", __name__)
 
@@ -85,11 +83,6 @@ def drills() -> dict[str, Drill]:
     return current_app.extensions["jipai_drills"]
 
 
-def lang(locale: str | None = None) -> str:
-    """The UI language's code for question texts: zh or en."""
-    return "en" if (locale or str(get_locale() or "zh")).startswith("en") else "zh"
-
-
 # -- the curriculum ----------------------------------------------------------------------------------
 
 @bp.route("/drills")
@@ -102,27 +95,7 @@ def index() -> Any:
     active = [run for run in runs if run.status == ACTIVE]
     finished = [run for run in runs if run.status == DONE][:10]
     return render_page("drills/index.html", drills=list(drills().values()), drills_by_id=drills(), active=active,
-                       finished=finished, lang=lang(), viewer_label=viewer_label)
-
-
-def viewer_label(viewer: str) -> str:
-    """A drill's viewer setting in words."""
-    labels = {"any": _("from any seat"), "banker": _("as the banker (庄家)"), "attacker": _("as an attacker (闲家)")}
-    return labels.get(viewer, viewer)
-
-
-@bp.app_template_filter("question_label")
-def question_label_filter(kind: str) -> str:
-    """A question type's name (a template filter)."""
-    return question_label(kind)
-
-
-@bp.app_template_filter("pretty")
-def pretty_card(code: str) -> str:
-    """A card code (`10S`, `BJ`) as players write it: 10♠, 大王."""
-    from trainer.engine.cards import Card
-
-    return Card.parse(code).pretty
+                       finished=finished, lang=lang())
 
 
 CANDIDATES = 8
@@ -154,20 +127,20 @@ def start(drill_id: str) -> Any:
         abort(404)
     db = get_session()
     seed = secrets.randbelow(2**31)
-    if isinstance(drill, Drill) and drill.checkpoints == "signals":  # a signal quiz (trainer.web.sigquiz)
-        from trainer.web.sigquiz import start_run
+    if isinstance(drill, SignalDrill):  # a signal quiz picks its deal by the player's conventions
+        from trainer.web.sigquiz import start_run  # it imports the run loop
 
         return start_run(drill, seed)
     for key in _candidates(db, drill, seed):
         data = deal_cache().get(db, key)
         if drill.rules != data.record.rules:
             continue
-        plan = gouji_plan(drill, data, seed) if isinstance(data, GoujiDealData) else plan_run(drill, data.record, seed)
+        plan = data.plan(drill, seed)
         if not plan.checkpoints:
             continue
         run = DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=key[0], seat=plan.seat, seed=seed,
                        checkpoints=plan.checkpoints)
-        _commit(run)
+        store(run)
         return go(url_for("drills.run_page", run_id=run.id))
     flash(_("No complete deal under the %(rules)s rules in your library to drill on. Generate some in the deal "
             "library first.", rules=preset_label(drill.rules.preset)))
@@ -194,7 +167,7 @@ RUN = (select(DrillRun, Deal.id, Deal.created, DrillSettings).join(Deal, col(Dea
 ANSWERED = select(Attempt).where(Attempt.run_id == sa.bindparam("run"), Attempt.checkpoint == sa.bindparam("at"))
 
 
-def _load(run_id: int) -> tuple[DrillRun, Drill, DealData | GoujiDealData]:
+def _load(run_id: int) -> tuple[DrillRun, Drill, DealData]:
     """The signed-in user's run (another's is a 404), its drill and its deal, parsed (and their settings)."""
     found = get_session().exec(RUN, params={"run": run_id, "user": g.user.id}).first()
     drill = run_drill(found[0].drill_id) if found is not None else None
@@ -221,23 +194,28 @@ def _render(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | None
             error: str | None = None, given: Sequence[str] = ()) -> Any:
     """The run where it stands, a page or (for htmx) its `#run` section: a question at an unanswered
     checkpoint; else the table with the plays to the next checkpoint, after the feedback if the
-    checkpoint at the cursor is answered (`attempt`, from `_answered`)."""
+    checkpoint at the cursor is answered (`attempt`, from `_answered`). The question asked for by the
+    `#reach` form (htmx targeting `#stage`) comes alone: the table on screen stays as revealed."""
     asking = run.cursor in run.checkpoints and attempt is None
     end = None if asking else _next_checkpoint(run)
     mine = settings()
     language = lang()
+    fragment = wants_fragment()
+    to_stage = fragment and request.headers.get("HX-Target", "").endswith("#stage")
     context: dict[str, Any] = {
-        "run": run, "drill": drill, "lang": language, "error": error, "given": set(given),
-        "table": gouji_stretch(data, run.seat, run.cursor, end if end is not None else run.cursor, drill.hand_sizes)
-        if isinstance(data, GoujiDealData) else stretch(data, run.seat, run.cursor, end if end is not None else run.cursor),
-        "end": end, "settings": mine, "speeds": SPEEDS, "number": len(run.checkpoints),
-        "delay": round(1000 / (run.pace or drill.cards_per_second) * 100 / mine.speed), "fragment": wants_fragment(),
+        "run": run, "drill": drill, "lang": language, "error": error, "given": set(given), "end": end,
+        "settings": mine, "speeds": SPEEDS, "number": len(run.checkpoints), "fragment": fragment,
+        "delay": round(1000 / (run.pace or drill.cards_per_second) * 100 / mine.speed),
         "phase": "question" if asking else "feedback" if attempt is not None else "play"}
     if asking:
         context["question"] = _question(run, drill, data).question
+        if to_stage:
+            return render_template("runs/_stage.html", **context), status, {"Vary": "HX-Target"}
     elif attempt is not None:
         context.update(feedback(attempt, data, language))
-    return render_template("runs/_run.html" if context["fragment"] else "runs/show.html", **context), status
+    context["table"] = data.table(run.seat, run.cursor, end if end is not None else run.cursor, drill)
+    headers = {"Vary": "HX-Target", **({"HX-Retarget": "#run", "HX-Reswap": "outerHTML"} if to_stage else {})}
+    return render_template("runs/_run.html" if fragment else "runs/show.html", **context), status, headers
 
 
 def _question(run: DrillRun, drill: Drill, data: DealData) -> Any:
@@ -246,36 +224,21 @@ def _question(run: DrillRun, drill: Drill, data: DealData) -> Any:
     if run.question is not None:
         return asked_again(Question.from_json(run.question), data.record, run.seat, run.cursor, data.events)
     index = run.checkpoints.index(run.cursor)
-    if isinstance(data, GoujiDealData):
-        return gouji_question(drill, data, run.seat, run.cursor, run.seed, index)
-    if drill.checkpoints == "signals":  # a signal quiz (trainer.web.sigquiz)
-        from trainer.web.sigquiz import question_at as signal_question_at
+    if isinstance(drill, SignalDrill):  # asked under the run's conventions
+        from trainer.web.sigquiz import question_at  # it imports the run loop
 
-        return signal_question_at(run, drill, data, index)
-    return question_at(drill, data.record, run.seat, run.cursor, run.seed, index, data.events,
-                       opening=data.opening(run.seat))
+        return question_at(run, drill, data, index)
+    return data.question(drill, run.seat, run.cursor, run.seed, index)
 
 
 def feedback(attempt: Attempt, data: DealData, language: str) -> dict[str, Any]:
     """What the feedback (and the review) shows about an attempt: the question, both answers in
     words, the explanation from the tracker, the time."""
     question = Question.from_json(attempt.question)
-    plays = plays_at(data, attempt.position)
-    if isinstance(data, GoujiDealData):
-        why = gouji_explanation(question, data, attempt.seat, plays, language)
-    else:
-        why = explanation(question, data.snapshot(attempt.seat, plays), data.events[:plays])
-    return {"attempt": attempt, "question": question,
+    return {"attempt": attempt, "question": question, "seconds": attempt.ms / 1000,
             "expected_text": answer_text(question, attempt.expected, language),
             "given_text": answer_text(question, attempt.given, language),
-            "explanation": why,
-            "seconds": attempt.ms / 1000}
-
-
-def plays_at(data: DealData, position: str) -> int:
-    """The play count of a stored position `T.K`."""
-    trick, _dot, plays = position.partition(".")
-    return data.trick_starts[int(trick) - 1] + int(plays)
+            "explanation": data.explanation(question, attempt.seat, plays_at(data, attempt.position), language)}
 
 
 def _current(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | None) -> Any:
@@ -285,18 +248,6 @@ def _current(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | Non
     if not wants_fragment():
         return go(url_for("drills.run_page", run_id=run.id))
     return _render(run, drill, data, attempt)
-
-
-def _commit(*rows: Any) -> bool:
-    """Store `rows` under the write lock; whether stored (what a unique constraint refuses is rolled back)."""
-    get_session().add_all(rows)
-    try:
-        with write_lock().held():
-            get_session().commit()
-    except sa.exc.IntegrityError:
-        get_session().rollback()
-        return False
-    return True
 
 
 @bp.route("/runs/<id:run_id>")
@@ -329,7 +280,7 @@ def step(run_id: int) -> Any:
         run.status, run.finished = DONE, utcnow()
     elif run.cursor < to <= target:  # a play not reached before: no answer there yet
         run.cursor, run.shown_at, attempt = to, utcnow() if to == target else run.shown_at, None
-    _commit(run)
+    store(run)
     after = hooks().finished(run) if run.status == DONE else None
     return go(after) if after else _current(run, drill, data, attempt)
 
@@ -359,11 +310,14 @@ def answer(run_id: int) -> Any:
                       expected=asked.question.answer, given=given, correct=asked.question.grade(given),
                       position=str(asked.position), seat=run.seat, deal_pk=run.deal_pk, created=now,
                       ms=max(0, round((now - shown).total_seconds() * 1000)))
-    with get_session().no_autoflush:  # nothing written before the write lock is held (see `WriteLock`)
-        graded = hooks().answered(run, attempt, data, asked.snapshot)
-    if not _commit(attempt, *graded):  # answered meanwhile, by another request
-        attempt = _answered(run)
-    return _current(run, drill, data, attempt)
+    for _grading in range(2):  # again when another answer of the user's made a row this grading makes
+        with get_session().no_autoflush:  # nothing written before the write lock is held (see `WriteLock`)
+            graded = hooks().answered(run, attempt, data, asked.snapshot)
+        if store(attempt, *graded):
+            break
+        if _answered(run) is not None:  # answered meanwhile, by another request
+            break
+    return _current(run, drill, data, _answered(run) if attempt.id is None else attempt)
 
 
 @bp.route("/runs/<id:run_id>/finish", methods=("GET", "POST"))
@@ -376,7 +330,7 @@ def finish(run_id: int) -> Any:
         return render_page("runs/finish.html", "runs/_finish.html", run=run, drill=drill)
     if run.status == ACTIVE:
         run.status, run.finished = DONE, utcnow()
-        _commit(run)
+        store(run)
     return go(url_for("drills.summary", run_id=run.id))
 
 
@@ -392,45 +346,11 @@ def save_settings() -> Any:
     for name in ("last_trick", "hand_sizes"):
         if name in request.form:
             setattr(mine, name, request.form[name] == "1")
-    _commit(mine)
+    store(mine)
     if wants_fragment():
         return "", 204
     run = request.form.get("run", type=int)
     return go(url_for("drills.run_page", run_id=run) if run else url_for("drills.index"))
-
-
-@dataclass(frozen=True, slots=True)
-class TypeResult:
-    """One question type's line in a run summary."""
-
-    kind: str
-    label: str
-    asked: int
-    right: int
-    ms: int
-
-    @property
-    def accuracy(self) -> float:
-        """Right answers as a share of those asked."""
-        return self.right / self.asked if self.asked else 0.0
-
-    @property
-    def mean_seconds(self) -> float:
-        """Mean answer time."""
-        return self.ms / self.asked / 1000 if self.asked else 0.0
-
-
-def summarise(attempts: Sequence[Attempt]) -> tuple[list[TypeResult], TypeResult]:
-    """Per question type (in the order first asked) and in all: asked, right, time."""
-    kinds: dict[str, list[Attempt]] = {}
-    for attempt in attempts:
-        kinds.setdefault(attempt.question_type, []).append(attempt)
-
-    def result(kind: str, label: str, items: Sequence[Attempt]) -> TypeResult:
-        return TypeResult(kind, label, len(items), sum(a.correct for a in items), sum(a.ms for a in items))
-
-    return ([result(kind, question_label(kind), items) for kind, items in kinds.items()],
-            result("all", _("All questions"), attempts))
 
 
 @bp.route("/runs/<id:run_id>/summary")
@@ -445,5 +365,4 @@ def summary(run_id: int) -> Any:
     per_type, total = summarise(attempts)
     answers = [(a, Question.from_json(a.question)) for a in attempts]
     return render_page("runs/summary.html", run=run, drill=drill, per_type=per_type, total=total, answers=answers,
-                       lang=lang(), answer_text=answer_text, question_label=question_label,
-                       unanswered=len(run.checkpoints) - len(attempts))
+                       lang=lang(), answer_text=answer_text, unanswered=len(run.checkpoints) - len(attempts))

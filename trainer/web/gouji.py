@@ -1,6 +1,6 @@
-"""够级 on the web: stored Gouji deals parsed once (`GoujiDealData`, the `DealData` of six seats), the
-six-seat drill table as data for `templates/drills/_gouji_table.html`, and the drill run's questions,
-plans and explanations for a `GoujiDrill` (the run loop itself is `trainer.web.drills`, shared)."""
+"""够级 on the web: stored Gouji deals parsed once (`GoujiDealData`, the `DealData` of six seats, with the
+same plans, questions, tables and explanations for the run loop of `trainer.web.drills`) and the six-seat
+drill table as data for `templates/drills/_gouji_table.html`."""
 from __future__ import annotations
 
 from collections import Counter
@@ -19,9 +19,8 @@ from trainer.gouji.plays import VALUE_OF, VALUES_HIGH_TO_LOW, VALUE_NAMES
 from trainer.gouji.records import GoujiPosition, GoujiRecord, GoujiReplay, parse_gouji_record, place_name, verify_summary
 from trainer.gouji.state import Action
 from trainer.gouji.tracker import GoujiEvent, GoujiSnapshot, public_events
-from trainer.web.display import CardView, card_view
+from trainer.web.display import CardView, Shown, card_view, played_steps, spans
 from trainer.web.models import Deal
-from trainer.web.table import Shown, spans
 
 PLACES = ("me", "right-low", "right-high", "across", "left-high", "left-low")
 """Where each relation sits at the table: me at the bottom, 下家 lower right, 下手联邦 upper right, 对头 at the top,
@@ -65,6 +64,23 @@ class GoujiDealData:
             if event.seat == seat:
                 left.subtract(event.cards)
         return sorted(left.elements(), key=lambda card: (-VALUE_OF[card.index], card.index))
+
+    def plan(self, drill: GoujiDrill, seed: int) -> GoujiPlan:
+        """The viewer seat and the checkpoints of a run of `drill` on this deal."""
+        return plan_run(drill, self.record, seed, self.events)
+
+    def question(self, drill: GoujiDrill, seat: int, actions: int, seed: int, index: int) -> GoujiAsked:
+        """The question at checkpoint `index` (after `actions` actions) of a run from `seat`."""
+        return question_at(drill, self.record, seat, actions, seed, index, self.events)
+
+    def table(self, seat: int, start: int, end: int, drill: GoujiDrill) -> GoujiStretch:
+        """The drill table from `seat` after `start` actions, with the actions up to `end` to reveal."""
+        return gouji_stretch(self, seat, start, end, drill.hand_sizes)
+
+    def explanation(self, question: Question, seat: int, actions: int, language: str) -> Explanation:
+        """Why the answer is right, in the reader's language (`trainer.drills.gouji.explain`)."""
+        lines = explain(question, context(self.snapshot(seat, actions), str(self.positions[actions])))
+        return Explanation(lines[language], [])
 
     @classmethod
     def of(cls, deal: Deal) -> GoujiDealData:
@@ -170,11 +186,7 @@ def gouji_stretch(data: GoujiDealData, viewer: int, start: int, end: int, hand_s
         view = data.events[count - 1].view if count else None
         return data.positions[count].round, mode_label(view.mode if view is not None else "normal")
 
-    gone: dict[Card, list[int]] = {}
-    for step, event in enumerate(data.events[start:end], start=1):
-        if event.seat == viewer:
-            for card in event.cards:
-                gone.setdefault(card, []).append(step)
+    gone = played_steps(event.cards if event.seat == viewer else () for event in data.events[start:end])
     by_rank: dict[int, list[tuple[CardView, int | None]]] = {}
     for card in data.hand(viewer, start):
         steps = gone.get(card)
@@ -182,24 +194,6 @@ def gouji_stretch(data: GoujiDealData, viewer: int, start: int, end: int, hand_s
     hand = [(VALUE_NAMES[v], by_rank[v]) for v in VALUES_HIGH_TO_LOW if v in by_rank]
     return GoujiStretch(end - start, chairs, spans([round_at(c) for c in frames]),
                         spans([(c, data.total) for c in frames]), hand, len(record.rounds))
-
-
-def gouji_plan(drill: GoujiDrill, data: GoujiDealData, seed: int) -> GoujiPlan:
-    """The plan of a run on a stored deal (its events made once)."""
-    return plan_run(drill, data.record, seed, data.events)
-
-
-def gouji_question(drill: GoujiDrill, data: GoujiDealData, seat: int, actions: int, seed: int, index: int
-                   ) -> GoujiAsked:
-    """The question at a checkpoint of a run on a stored deal."""
-    return question_at(drill, data.record, seat, actions, seed, index, data.events)
-
-
-def gouji_explanation(question: Question, data: GoujiDealData, seat: int, actions: int, lang: str) -> Explanation:
-    """Why the answer is right, in the reader's language (`trainer.drills.gouji.explain`)."""
-    snap = data.snapshot(seat, actions)
-    lines = explain(question, context(snap, str(data.positions[actions])))
-    return Explanation(lines[lang], [])
 
 
 def gouji_deal_view(rep: GoujiReplay) -> dict[str, Any]:

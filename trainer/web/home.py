@@ -1,4 +1,4 @@
-"""The start page (home) and the language switch."""
+"""The start page (home), the language switch, and the helpers and filters every template may use."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,10 +13,11 @@ from sqlmodel import col, func, select
 
 from trainer.web.daily import today_of
 from trainer.web.db import get_session
-from trainer.web.display import as_card_view, preset_label, source_label, text_parts, trump_short
-from trainer.web.drills import ACTIVE, drills, lang
+from trainer.web.display import as_card_view, preset_label, pretty, source_label, text_parts, trump_short, viewer_label
+from trainer.web.drills import ACTIVE, drills
 from trainer.web.messages import upload_limit_kb
 from trainer.web.models import Attempt, Deal, DrillRun
+from trainer.web.quiz import lang, question_label
 from trainer.web.responses import go, render_page, safe_next
 
 bp = Blueprint("home", __name__)
@@ -118,5 +119,7 @@ def template_helpers() -> dict[str, Any]:
             "trump_short": trump_short, "upload_limit_kb": upload_limit_kb}
 
 
-for _helper in (as_card_view, text_parts, preset_label, source_label):
+for _helper in (as_card_view, text_parts, preset_label, source_label, viewer_label):
     bp.add_app_template_global(_helper)
+bp.add_app_template_filter(question_label)
+bp.add_app_template_filter(pretty)

@@ -78,6 +78,11 @@ assert set(SIGNAL_LABELS) == set(signal_quiz.QUESTION_TYPES), "name every signal
 SUIT_KEYS = ("S", "H", "C", "D", "trump")
 
 
+def lang() -> str:
+    """The UI language's code for question texts: zh or en."""
+    return "en" if str(get_locale() or "zh").startswith("en") else "zh"
+
+
 def question_label(kind: str) -> str:
     """A question type's name in the current language."""
     label = QUESTION_LABELS.get(kind) or GOUJI_QUESTION_LABELS.get(kind) or SIGNAL_LABELS.get(kind)
@@ -124,9 +129,8 @@ def explanation(question: Question, snap: Snapshot, events: Sequence[PlayEvent])
     (`trainer.signals.quiz.explain`)."""
     if question.type in SIGNAL_LABELS:
         name = question.fact.split(":")[-1]
-        language = "en" if str(get_locale() or "zh").startswith("en") else "zh"
         decisive, account = signal_quiz.explain(question, current_app.extensions["jipai_conventions"].get(name),
-                                                language)
+                                                lang())
         return Explanation(decisive, account)
     raw = explain_question(question, snap, events)
     return Explanation([localise(line, snap.seat) for line in raw.decisive],

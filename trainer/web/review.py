@@ -26,16 +26,16 @@ from trainer.tracking.explain import explain
 from trainer.tracking.facts import facts_json, listed_widths, tractor_key, tuple_key
 from trainer.web.auth import login_required
 from trainer.web.db import get_session
-from trainer.web.dealdata import DealData, deal_cache
+from trainer.web.dealdata import DealData, deal_cache, plays_at
 from trainer.web.display import CardView, cards_view, hand_groups, seat_label, trump_label
 from trainer.web.daily import last_retry
-from trainer.web.drills import drills, feedback, lang, plays_at, run_drill
+from trainer.web.drills import drills, feedback, run_drill
 from trainer.web.gouji import GoujiDealData, gouji_stretch, relation_label
 from trainer.web.inputs import page_cursor
 from trainer.web.keyset import keyset_page
 from trainer.web.models import Attempt, Deal, DrillRun
-from trainer.web.quiz import (GOUJI_QUESTION_LABELS, QUESTION_LABELS, SIGNAL_LABELS, answer_text, localise, seat_word,
-                              suit_name)
+from trainer.web.quiz import (GOUJI_QUESTION_LABELS, QUESTION_LABELS, SIGNAL_LABELS, answer_text, lang, localise,
+                              seat_word, suit_name)
 from trainer.web.responses import render_page
 
 bp = Blueprint("review", __name__, url_prefix="/review")

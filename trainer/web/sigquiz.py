@@ -24,13 +24,14 @@ from trainer.signals.conventions import CONVENTIONS_DIR, Convention, load_conven
 from trainer.signals.quiz import SIGNAL_DRILLS_DIR, SignalDrill, Spot, load_signal_drills, \
     plan_signal_run, signal_question, spots
 from trainer.web.auth import login_required
-from trainer.web.db import get_session
+from trainer.web.db import get_session, store
 from trainer.web.dealdata import DealData, DealKey, deal_cache
 from trainer.web.display import preset_label
-from trainer.web.drills import _commit, lang, settings
+from trainer.web.drills import settings
 from trainer.web.library import _visible
 from trainer.web.memo import Memo
 from trainer.web.models import Deal, DrillRun
+from trainer.web.quiz import lang
 from trainer.web.responses import go, render_page, wants_fragment
 
 bp = Blueprint("signals", __name__)
@@ -89,7 +90,7 @@ def settings_page() -> Any:
         if name in conventions():
             mine = settings()
             mine.signals = name
-            _commit(mine)
+            store(mine)
             if not wants_fragment():
                 flash(_("Your signal conventions are now %(name)s.", name=name))
                 return go(url_for("signals.settings_page"))
@@ -176,7 +177,7 @@ def start_run(drill: SignalDrill, seed: int) -> Any:
     if best is not None:
         run = DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=best.deal[0], seat=best.seat, seed=seed,
                        checkpoints=best.checkpoints, signals=best.signals)
-        _commit(run)
+        store(run)
         return go(url_for("drills.run_page", run_id=run.id))
     flash(_("No complete deal under the %(rules)s rules in your library has a signal moment for this drill. "
             "Generate some in the deal library first.", rules=preset_label(drill.rules.preset)))

@@ -4,35 +4,15 @@ seat, and every play up to a checkpoint, each thing on the table with the steps 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from trainer.engine.cards import Card
-from trainer.web.dealdata import DealData
-from trainer.web.display import CardView, cards_view, combo_label, combo_labels, hand_groups, seat_label, trump_label
+from trainer.web.display import (CardView, Shown, cards_view, combo_label, combo_labels, hand_groups, played_steps,
+                                 seat_label, spans, trump_label)
 
-
-@dataclass(frozen=True, slots=True)
-class Shown:
-    """A value on the table from step `start` of a stretch until step `end` (None: to its end)."""
-
-    start: int
-    end: int | None
-    value: Any
-
-
-def spans(values: Sequence[Any]) -> list[Shown]:
-    """Per-step values as the runs of equal ones, nothing (None or False) left out."""
-    out: list[Shown] = []
-    for step, value in enumerate(values):
-        if step and value == values[step - 1] and type(value) is type(values[step - 1]):
-            continue
-        if out and out[-1].end is None:
-            out[-1] = Shown(out[-1].start, step, out[-1].value)
-        if value is not None and value is not False:
-            out.append(Shown(step, None, value))
-    return out
+if TYPE_CHECKING:  # the deal data draws its table with `stretch`
+    from trainer.web.dealdata import DealData
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,29 +59,32 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
     record, ctx = data.record, data.record.ctx
     frames = range(start, end + 1)
     names, kinds = [seat_label(seat, record.banker, viewer) for seat in range(4)], combo_labels()
+
     @functools.cache
     def view(play: int) -> tuple[CardView, ...]:  # a play's cards, drawn once per stretch
         return tuple(cards_view(data.plays[play][2], ctx))
 
-    sizes = [[len(data.hands[seat]) - sum(len(cards) for _t, who, cards in data.plays[:start] if who == seat)
-              for seat in range(4)]]
+    def on_table(plays: int) -> tuple[dict[int, tuple[CardView, ...]], int | None, int | None]:
+        """The trick on the table: each seat's cards in it, its leader and the seat winning it."""
+        position = data.positions[plays]
+        if not position.plays:
+            return {}, None, None
+        laid = {data.plays[n][1]: view(n) for n in range(plays - position.plays, plays)}
+        return laid, record.tricks[position.trick - 1].leader, data.events[plays - 1].winning
+
+    tables = [on_table(plays) for plays in frames]
+    sizes = [[len(data.hand(seat, start)) for seat in range(4)]]
     for _trick, seat, cards in data.plays[start:end]:
         sizes.append([size - len(cards) * (who == seat) for who, size in enumerate(sizes[-1])])
     chairs = []
     for place in range(4):
         seat = (viewer + place) % 4
-        on_table, leads, wins = [], [], []
-        for plays in frames:
-            position = data.positions[plays]
-            first = plays - position.plays
-            laid = [n for n in range(first, plays) if data.plays[n][1] == seat]
-            on_table.append(view(laid[0]) if laid else None)
-            leads.append(bool(position.plays) and record.tricks[position.trick - 1].leader == seat)
-            wins.append(bool(position.plays) and data.events[plays - 1].winning == seat)
-        chairs.append(Chair(PLACES[place], names[seat], seat == record.banker,
-                            spans([size[seat] for size in sizes]), spans(on_table), spans(leads), spans(wins)))
+        chairs.append(Chair(PLACES[place], names[seat], seat == record.banker, spans([size[seat] for size in sizes]),
+                            spans([laid.get(seat) for laid, _leader, _winner in tables]),
+                            spans([leader == seat for _laid, leader, _winner in tables]),
+                            spans([winner == seat for _laid, _leader, winner in tables])))
 
-    def trick_at(plays: int) -> tuple[int, str | None, tuple[CardView, ...] | None]:
+    def lead_at(plays: int) -> tuple[int, str | None, tuple[CardView, ...] | None]:
         position = data.positions[plays]
         trick = record.tricks[position.trick - 1] if record.tricks else None
         if trick is None or not position.plays:
@@ -113,22 +96,15 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
         number = data.positions[plays].trick - 1
         if number < 1:
             return None
-        trick, begin = record.tricks[number - 1], data.trick_starts[number - 1]
-        winner = data.events[begin + len(trick.plays) - 1].winning
-        return tuple((names[data.plays[play][1]], view(play), data.plays[play][1] == winner)
-                     for play in range(begin, begin + len(trick.plays)))
+        begin = data.trick_starts[number - 1]
+        stop = begin + len(record.tricks[number - 1].plays)
+        return tuple((names[data.plays[play][1]], view(play), data.plays[play][1] == data.events[stop - 1].winning)
+                     for play in range(begin, stop))
 
-    gone: dict[Card, list[int]] = {}
-    for step, (_trick, seat, cards) in enumerate(data.plays[start:end], start=1):
-        if seat == viewer:
-            for card in cards:
-                gone.setdefault(card, []).append(step)
-    hand = []
-    for group in hand_groups(data.hand(viewer, start), ctx):
-        if group.key != "trump" or group.cards:
-            steps = [gone.get(Card.parse(view.code)) for view in group.cards]
-            hand.append((group.label, [(view, at.pop(0) if at else None) for view, at in zip(group.cards, steps)]))
-    return Stretch(end - start, chairs, spans([trick_at(p) for p in frames]),
+    gone = played_steps(cards if seat == viewer else () for _trick, seat, cards in data.plays[start:end])
+    hand = [(group.label, [(view, (gone.get(Card.parse(view.code)) or [None]).pop(0)) for view in group.cards])
+            for group in hand_groups(data.hand(viewer, start), ctx) if group.key != "trump" or group.cards]
+    return Stretch(end - start, chairs, spans([lead_at(p) for p in frames]),
                    spans([(p, data.total) for p in frames]), spans([last_at(p) for p in frames]), hand,
                    len(record.tricks), str(record.data["level"]).upper(), trump_label(ctx),
                    cards_view(ctx.sort_hand(record.buried), ctx) if viewer == record.banker else None,
