@@ -7,6 +7,7 @@ import re
 import shutil
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 
 from sqlmodel import col, func, select
 
@@ -243,3 +244,38 @@ def test_an_answer_graded_while_another_made_its_rating_row_is_graded_again(app,
         assert db.exec(select(func.count()).select_from(Attempt)).one() == 1
         overall = db.get(UserSkill, (1, OVERALL))
         assert overall.answers == 6
+
+
+def test_grading_an_answer_reads_in_two_queries_and_makes_a_mistake_card_without_sleeping(app, alice,
+                                                                                         monkeypatch) -> None:
+    """The grading hook reads what it updates in two queries (the time zone, the skill's, overall and the
+    position's ratings in one; the day's tallies in the other) and writes nothing itself; a wrong
+    answer's new FSRS card takes its id from the answer's time, so fsrs never sleeps its millisecond."""
+    import fsrs.card
+
+    from trainer.web.drills import RunHooks
+
+    from .drilling import attempts, drive, start, statements
+
+    def no_sleep(_seconds: float) -> None:
+        raise AssertionError("fsrs slept to number a new card")
+
+    monkeypatch.setattr(fsrs.card, "time", SimpleNamespace(sleep=no_sleep))
+    hooks = app.extensions["jipai_run_hooks"]
+    hook_sql = []
+
+    def answered_recorded(run, attempt, data, snap):
+        with statements(app) as seen:
+            rows = hooks.answered(run, attempt, data, snap)
+        hook_sql.append(seen)
+        return rows
+
+    app.extensions["jipai_run_hooks"] = RunHooks(answered_recorded, hooks.finished)
+    run_id = start(alice, "trumps")
+    drive(alice, app, run_id, lambda index: False, stop_after=3)
+    assert len(hook_sql) == 3  # the first answer makes the rows, the next ones update them
+    assert all(len(seen) == 2 and all(sql.lstrip().startswith("SELECT") for sql in seen) for seen in hook_sql)
+    stored = attempts(app, run_id)
+    assert len(stored) == 3 and all(not a.correct and a.card is not None for a in stored)
+    for attempt in stored:
+        assert attempt.card["card_id"] == int(attempt.created.replace(tzinfo=UTC).timestamp() * 1000)
