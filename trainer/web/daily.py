@@ -177,7 +177,8 @@ class Graded:
 
 
 def graded_rows(db: Session, run: DrillRun, attempt: Attempt, plays: int) -> Graded:
-    """The rows grading `attempt` (its skill set) updates, read in one query (`GRADING`)."""
+    """The rows grading `attempt` (its `skill` already set) at `plays` of `run`'s deal updates, read in one
+    query (`GRADING`)."""
     found = db.exec(GRADING, params={"user": run.user_id, "skill": attempt.skill, "deal": run.deal_pk, "seat": run.seat,
                                      "plays": plays, "type": attempt.question_type}).all()
     stored = {row.skill: row for _zone, row, _position in found if row is not None}
@@ -240,7 +241,7 @@ def _tally(db: Session, user_id: int, day: date, attempt: Attempt, ratings: dict
     keys = list(ratings)
     stored = {row.skill: row for row in db.exec(PRACTICE_DAYS, params={
         "user": user_id, "day": day, **{f"key{n}": keys[n] if n < len(keys) else None for n in range(TALLIES)}})}
-    rows = []
+    rows: list[PracticeDay] = []
     for key, rating in ratings.items():
         row = stored.get(key) or PracticeDay(user_id=user_id, day=day, skill=key, asked=0, right=0, ms=0)
         row.asked, row.right, row.ms, row.rating = (row.asked + 1, row.right + attempt.correct, row.ms + attempt.ms,
