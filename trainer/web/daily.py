@@ -45,7 +45,7 @@ from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import Snapshot
 from trainer.web import models
 from trainer.web.auth import login_required
-from trainer.web.db import get_session, write_lock
+from trainer.web.db import get_session, store
 from trainer.web.dealdata import DealData, deal_cache, plays_at
 from trainer.web.drills import ACTIVE, RunHooks
 from trainer.web.gouji import GoujiDealData
@@ -387,13 +387,6 @@ def choose_position(db: Session, user_id: int, skill: str, target: float, pace: 
     return None
 
 
-def _commit(*rows: Any) -> None:
-    """Store `rows` under the write lock."""
-    get_session().add_all(rows)
-    with write_lock().held():
-        get_session().commit()
-
-
 def session_runs(db: Session, daily: DailySession) -> list[tuple[DrillRun, Attempt | None]]:
     """A daily session's items in order, each with its answer (None while unanswered)."""
     return list(db.exec(select(DrillRun, Attempt).join(Attempt, col(Attempt.run_id) == DrillRun.id, isouter=True)
@@ -498,10 +491,10 @@ def finished(run: DrillRun) -> str | None:
     if following is None:
         if daily.finished is None:
             close(db, daily, now)
-            _commit(daily)
+            store(daily)
         return url_for("daily.today")
     if following.id is None:
-        _commit(following)
+        store(following)
     return url_for("drills.run_page", run_id=following.id)
 
 
@@ -619,25 +612,22 @@ def start() -> Any:
     mine = settings(g.user.id)
     if mine.timezone is None and request.form.get("tz"):
         mine.timezone = request.form["tz"] if zone(request.form["tz"]).key == request.form["tz"] else None
-        _commit(mine)
+        store(mine)
     day = local_day(now, mine.timezone)
     daily = today_session(db, g.user.id, day)
     if daily is None:
         daily = DailySession(user_id=g.user.id, day=day, budget_ms=mine.minutes * 60_000, started=now)
-        try:
-            _commit(daily)
-        except sa.exc.IntegrityError:
-            db.rollback()
+        if not store(daily):  # started meanwhile, by another request
             daily = today_session(db, g.user.id, day)
             assert daily is not None
     following = next_run(db, daily, now)
     if following is None:
         if daily.finished is None:
             close(db, daily, now)
-            _commit(daily)
+            store(daily)
         return go(url_for("daily.today"))
     if following.id is None:
-        _commit(following)
+        store(following)
     return go(url_for("drills.run_page", run_id=following.id))
 
 
@@ -655,7 +645,7 @@ def retry_misses() -> Any:
     runs = [retry_run(db, miss, utcnow(), state.session.id) for miss in misses]
     if not runs:
         return go(url_for("daily.today"))
-    _commit(*runs)
+    store(*runs)
     return go(url_for("drills.run_page", run_id=runs[0].id))
 
 
@@ -672,7 +662,7 @@ def save_settings() -> Any:
     timezone = request.form.get("timezone", "").strip()
     if timezone and zone(timezone).key == timezone:
         mine.timezone = timezone
-    _commit(mine)
+    store(mine)
     return go(url_for("daily.today"))
 
 
@@ -683,7 +673,7 @@ def retry(attempt_id: int) -> Any:
     db = get_session()
     mistake = _mistake(db, attempt_id)
     run = retry_run(db, mistake, utcnow())
-    _commit(run)
+    store(run)
     return go(url_for("drills.run_page", run_id=run.id))
 
 
@@ -695,7 +685,7 @@ def learned(attempt_id: int) -> Any:
     mistake = _mistake(db, attempt_id)
     if last_retry(db, mistake) is True:
         mistake.learned, mistake.due = utcnow(), None
-        _commit(mistake)
+        store(mistake)
     return go(url_for("review.show", attempt_id=attempt_id))
 
 
