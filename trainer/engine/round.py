@@ -175,12 +175,13 @@ class RoundState:
             raise IllegalPlayError("no trick is under way to follow", seat=self.next_seat)
         seat = (trick.leader + len(trick.plays)) % 4
         hand, lead, ctx = self.hands[seat], trick.lead, self.ctx
-        problem = follow_verdict(lead, hand, cards, ctx)
+        played = face_counts(cards) if len(cards) > 1 else None  # counted once for the rule and the profile
+        problem = follow_verdict(lead, hand, cards, ctx, played)
         if problem is not None:
             raise IllegalPlayError(problem(), seat=seat)
         _take(hand, cards)
         trick.plays.append(list(cards))
-        profile = play_profile(lead, cards, ctx)
+        profile = play_profile(lead, cards, ctx, played)
         winning, best = trick.winning, trick.best
         assert winning is not None and best is not None
         if profile is not None and (profile[0] > best[0] if len(lead.units) == 1 else beats(
