@@ -146,7 +146,8 @@ class RoundState:
         hand = self.hands[seat]
         if not cards:
             raise IllegalPlayError("a lead needs at least one card", seat=seat)
-        self._require_held(seat, cards)
+        counts = face_counts(cards)  # counted once for the hand check and the profile
+        self._require_held(seat, counts)
         suits = {self.ctx.suit_of[card.index] for card in cards}
         if len(suits) > 1:
             raise IllegalPlayError(f"a lead must be all of one suit, not {pretty_cards(cards)}", seat=seat)
@@ -163,7 +164,7 @@ class RoundState:
         trick.lead = attempted if result.ok else Lead.of(played, self.ctx)
         trick.plays.append(played)
         trick.winning = seat
-        trick.best = play_profile(trick.lead, played, self.ctx)
+        trick.best = play_profile(trick.lead, played, self.ctx, counts if result.ok else None)
         _take(hand, played)
         self.tricks.append(trick)
         return result
@@ -217,9 +218,9 @@ class RoundState:
             self.penalties -= trick.penalty
             self.tricks.pop()
 
-    def _require_held(self, seat: int, cards: Sequence[Card]) -> None:
+    def _require_held(self, seat: int, counts: dict[int, int]) -> None:
         hand = self.hands[seat]
-        for face, copies in face_counts(cards).items():
+        for face, copies in counts.items():
             held = hand.get(face, 0)
             if held < copies:
                 raise IllegalPlayError(f"does not hold {pretty_cards([Card.from_index(face)] * (copies - held))}",
