@@ -36,16 +36,14 @@ class Lead:
     units: tuple[Unit, ...]
     pairs: int
     tractors: tuple[int, ...]
+    wide: bool
+    """True when the lead holds a triple or a quad (3 or 4 decks): followed by the wide ladder (a field,
+    not a property: the follow rule reads it several times a play)."""
 
     @classmethod
     def of(cls, cards: Sequence[Card], ctx: TrumpContext) -> Lead:
         """The lead made of `cards` (all of one effective suit)."""
         return _lead_of(tuple(cards), ctx)
-
-    @property
-    def wide(self) -> bool:
-        """True when the lead holds a triple or a quad (3 or 4 decks): followed by the wide ladder."""
-        return self.units[0].width >= 3
 
     @property
     def deciding(self) -> int:
@@ -67,15 +65,17 @@ class Lead:
 def _lead_of(cards: tuple[Card, ...], ctx: TrumpContext) -> Lead:
     """`Lead.of`, remembered: a replay meets the same few leads (singles and pairs of one context) again
     and again, and building one (its decomposition and frozen values) was a quarter of leading a trick."""
-    if len(cards) == 1:
+    width = len(cards)
+    if width and cards.count(cards[0]) == width:  # a single or a tuple of one face: one unit, no decomposition
         face = cards[0].index
-        return Lead(cards, ctx.suit_of[face], (Unit(1, 1, (face,), ctx.strength[face]),), 0, ())
+        return Lead(cards, ctx.suit_of[face], (Unit(width, 1, (face,), ctx.strength[face]),), width // 2, (),
+                    width >= 3)
     combo = Combination.of(cards, ctx)
     if combo.suit is None:
         raise ValueError("a lead must be all of one effective suit")
     pairs = sum(u.length * (u.width // 2) for u in combo.units)
     tractors = tuple(sorted((u.length for u in combo.units if u.width >= 2 and u.length >= 2), reverse=True))
-    return Lead(cards, combo.suit, combo.units, pairs, tractors)
+    return Lead(cards, combo.suit, combo.units, pairs, tractors, combo.units[0].width >= 3)
 
 
 def _rank(counts: dict[int, int], lead: Lead, ctx: TrumpContext) -> tuple[int, tuple[int, ...]]:
@@ -101,9 +101,10 @@ Reason = Callable[[], str]
 """A reason a play is illegal, put into words only when asked for."""
 
 
-def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext) -> Reason | None:
+def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: TrumpContext,
+                   played: dict[int, int] | None = None) -> Reason | None:
     """None when `play` legally answers `lead` from `hand`, else the reason why not, to be put into
-    words by calling it (rules.md §4)."""
+    words by calling it (rules.md §4). `played` is the play's copies per face when already counted."""
     n = len(lead.cards)
     if len(play) != n:
         return lambda: f"must play {n} card{'s' if n > 1 else ''} to follow, played {len(play)}"
@@ -111,7 +112,8 @@ def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
         suit_of, suit = ctx.suit_of, lead.suit
         if suit_of[play[0].index] == suit or not any(map(hand.get, ctx.faces_by_suit[suit])):
             return None
-    played = face_counts(play)
+    if played is None:
+        played = face_counts(play)
     for face, copies in played.items():
         if hand.get(face, 0) < copies:
             return lambda: f"does not hold {pretty_cards([Card.from_index(face)] * (copies - hand.get(face, 0)))}"
@@ -124,8 +126,9 @@ def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
     if in_suit_count == n:  # a full answer in the led suit: on the ladder's top rung it needs no more reading
         if not _owes_structure(lead, ctx):
             return None
-        got = _ladder_rank(lead, in_suit, ctx)
-        if got == _ladder_top(lead, ctx) and not _protects(ctx):
+        caps = _wide_caps(lead, ctx) if lead.wide else None
+        got = _ladder_rank(lead, in_suit, ctx, caps)
+        if got == _ladder_top(lead, caps) and not _protects(ctx):
             return None
     get = hand.get
     held = {face: copies for face in ctx.faces_by_suit[suit] if (copies := get(face, 0))}
@@ -193,18 +196,29 @@ def _protects(ctx: TrumpContext) -> bool:
     return ctx.rules.follow.startswith("protect_longer") and ctx.rules.decks >= 3
 
 
-def _ladder_rank(lead: Lead, in_suit: dict[int, int], ctx: TrumpContext) -> tuple[object, ...]:
-    """The rung of the lead's ladder (pairs, or wide for triples and quads) that led-suit cards reach."""
-    return _wide_rank(in_suit, _wide_caps(lead, ctx), ctx) if lead.wide else _rank(in_suit, lead, ctx)
+WideRank = tuple[int, tuple[int, ...], tuple[int, ...], int, int]
+"""A wide follow's rank: (quads, triple-tractor pieces, pair-tractor pieces, triples, pairs)."""
+WideCaps = tuple[int, tuple[int, ...], tuple[int, ...], int, int]
+"""What a wide lead can ask for (`_wide_caps`): quads, triple-tractor bins, pair-tractor bins, triples, pairs."""
 
 
-def _ladder_top(lead: Lead, ctx: TrumpContext) -> tuple[object, ...]:
-    """A rung no cards climb above: the lead's own pairs and tractors, or every cap of a wide lead met
-    (a tractor packing never beats its bins). A play that reaches it is legal whatever else the hand
-    holds (unless `protect_longer` looks at the hand): checked first, it spares searching the hand."""
+def _ladder_rank(lead: Lead, in_suit: dict[int, int], ctx: TrumpContext,
+                 caps: WideCaps | None = None) -> tuple[object, ...]:
+    """The rung of the lead's ladder (pairs, or wide for triples and quads) that led-suit cards reach
+    (`caps`: the wide lead's `_wide_caps`, when already known)."""
     if not lead.wide:
+        return _rank(in_suit, lead, ctx)
+    return _wide_rank(in_suit, _wide_caps(lead, ctx) if caps is None else caps, ctx)
+
+
+def _ladder_top(lead: Lead, caps: WideCaps | None) -> tuple[object, ...]:
+    """A rung no cards climb above: the lead's own pairs and tractors, or every cap (`caps`, given for
+    a wide lead) met (a tractor packing never beats its bins). A play that reaches it is legal whatever
+    else the hand holds (unless `protect_longer` looks at the hand): checked first, it spares searching
+    the hand."""
+    if caps is None:
         return lead.pairs, lead.tractors
-    quads, bins3, bins2, triples, pairs = _wide_caps(lead, ctx)
+    quads, bins3, bins2, triples, pairs = caps
     return quads, tuple(sorted(bins3, reverse=True)), bins2, triples, pairs
 
 
@@ -246,11 +260,7 @@ def _skips_genuine(held: dict[int, int], in_suit: dict[int, int], slots: dict[in
     return False
 
 
-WideRank = tuple[int, tuple[int, ...], tuple[int, ...], int, int]
-"""A wide follow's rank: (quads, triple-tractor pieces, pair-tractor pieces, triples, pairs)."""
-
-
-def _wide_caps(lead: Lead, ctx: TrumpContext) -> tuple[int, tuple[int, ...], tuple[int, ...], int, int]:
+def _wide_caps(lead: Lead, ctx: TrumpContext) -> WideCaps:
     """What a wide lead can ask for: quads, triple-tractor bins, pair-tractor bins, triples, pairs.
 
     A led quad counts as two pairs and, unless `follow` is a tractor_on_tractor_only variant, as a
@@ -277,7 +287,7 @@ def _runs(positions: set[int]) -> tuple[int, ...]:
     return tuple(sorted(runs, reverse=True))
 
 
-def _wide_rank(counts: dict[int, int], caps: tuple[int, tuple[int, ...], tuple[int, ...], int, int],
+def _wide_rank(counts: dict[int, int], caps: WideCaps,
                ctx: TrumpContext, exact: bool = False) -> WideRank:
     """The rank of a set of led-suit cards against a wide lead's `caps`; with `exact`, a face counts
     only as a tuple of exactly its copies (protect_longer: nothing is taken out of a wider tuple)."""

@@ -146,7 +146,8 @@ class RoundState:
         hand = self.hands[seat]
         if not cards:
             raise IllegalPlayError("a lead needs at least one card", seat=seat)
-        self._require_held(seat, cards)
+        counts = face_counts(cards)  # counted once for the hand check and the profile
+        self._require_held(seat, counts)
         suits = {self.ctx.suit_of[card.index] for card in cards}
         if len(suits) > 1:
             raise IllegalPlayError(f"a lead must be all of one suit, not {pretty_cards(cards)}", seat=seat)
@@ -163,7 +164,7 @@ class RoundState:
         trick.lead = attempted if result.ok else Lead.of(played, self.ctx)
         trick.plays.append(played)
         trick.winning = seat
-        trick.best = play_profile(trick.lead, played, self.ctx)
+        trick.best = play_profile(trick.lead, played, self.ctx, counts if result.ok else None)
         _take(hand, played)
         self.tricks.append(trick)
         return result
@@ -175,12 +176,13 @@ class RoundState:
             raise IllegalPlayError("no trick is under way to follow", seat=self.next_seat)
         seat = (trick.leader + len(trick.plays)) % 4
         hand, lead, ctx = self.hands[seat], trick.lead, self.ctx
-        problem = follow_verdict(lead, hand, cards, ctx)
+        played = face_counts(cards) if len(cards) > 1 else None  # counted once for the rule and the profile
+        problem = follow_verdict(lead, hand, cards, ctx, played)
         if problem is not None:
             raise IllegalPlayError(problem(), seat=seat)
         _take(hand, cards)
         trick.plays.append(list(cards))
-        profile = play_profile(lead, cards, ctx)
+        profile = play_profile(lead, cards, ctx, played)
         winning, best = trick.winning, trick.best
         assert winning is not None and best is not None
         if profile is not None and (profile[0] > best[0] if len(lead.units) == 1 else beats(
@@ -216,9 +218,9 @@ class RoundState:
             self.penalties -= trick.penalty
             self.tricks.pop()
 
-    def _require_held(self, seat: int, cards: Sequence[Card]) -> None:
+    def _require_held(self, seat: int, counts: dict[int, int]) -> None:
         hand = self.hands[seat]
-        for face, copies in face_counts(cards).items():
+        for face, copies in counts.items():
             held = hand.get(face, 0)
             if held < copies:
                 raise IllegalPlayError(f"does not hold {pretty_cards([Card.from_index(face)] * (copies - held))}",

@@ -124,27 +124,31 @@ def _groupings(counts: dict[int, int], units: Sequence[Unit], index: int, ctx: T
             counts[face] += unit.width
 
 
-def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> list[int] | None:
+def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext,
+                 played: dict[int, int] | None = None) -> list[int] | None:
     """The strengths of the play's units matched to the lead's units (most favourable grouping),
     or None when the play cannot take the trick (wrong suits, or not the lead's structure).
     Under `throw_compare = all_units` a throw's profile is, unit by unit, the highest top any grouping
-    gives it: a play must beat it under every grouping (rules.md §5)."""
+    gives it: a play must beat it under every grouping (rules.md §5). `played` is the play's copies
+    per face when already counted."""
     suit_of = ctx.suit_of
     if len(play) == 1 and len(lead.cards) == 1:  # a single answers a single lead: led suit or trump
         face = play[0].index
         return [ctx.strength[face]] if suit_of[face] == lead.suit or suit_of[face] == TRUMP else None
-    if ctx.rules.bombs != "none" and len(play) >= 4 and is_bomb(face_counts(play)):
-        return [BOMB + 1000 * len(play) + ctx.strength[play[0].index]]
+    if ctx.rules.bombs != "none" and len(play) >= 4:
+        played = face_counts(play) if played is None else played
+        if is_bomb(played):
+            return [BOMB + 1000 * len(play) + ctx.strength[play[0].index]]
     first = suit_of[play[0].index]
     if first != lead.suit and first != TRUMP:
         return None
-    if any(suit_of[card.index] != first for card in play):
+    counts = face_counts(play) if played is None else played
+    if any(suit_of[face] != first for face in counts):
         return None
     if len(lead.units) == 1:
         unit = lead.units[0]
         if unit.width == 1:
             return [ctx.strength[play[0].index]]
-        counts = face_counts(play)
         if unit.width == 2 and unit.length in WIDER_THAN_TRACTOR and ctx.rules.preset == "four-deck" \
                 and ctx.rules.decks == 4:
             wider = _candidates(counts, *WIDER_THAN_TRACTOR[unit.length], ctx)
@@ -155,7 +159,7 @@ def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> list[in
             return [max(tops)] if tops else None
         found = _candidates(counts, unit.width, unit.length, ctx)
         return [found[0][0]] if found else None
-    counts = dict(face_counts(play))
+    counts = dict(counts)  # a copy: `_groupings` takes units out of it
     deciding = lead.deciding
     if ctx.rules.throw_compare == "largest_unit" and deciding:  # the grouping best for the largest unit
         return max(_groupings(counts, lead.units, 0, ctx), key=lambda grouping: grouping[deciding], default=None)
