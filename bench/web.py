@@ -3,7 +3,8 @@
 Starts the app under gunicorn as the README runs it in production (2 workers, the settings of
 `gunicorn.conf.py`; loopback, a free port) on a temporary SQLite instance (or a fresh schema of
 `--database-url`'s PostgreSQL) seeded with the starter library and runs of the fastest curriculum
-drill (速记, `speed`: 5 cards a second), then, from a second process, simulates P players at a time.
+drill (速记, `speed`: 5 cards a second), then, from a second process, simulates P players at a time,
+each signed in to an account of their own (as in real use: an answer's grading updates its player's ratings).
 Each player drills as the browser does with drill.js: it opens a run's page, waits while the plays
 up to the checkpoint are revealed (their count times the drill's pace), posts the step that brings
 the question, thinks 2–5 s, posts its answer (which brings the feedback and the next plays), and so
@@ -63,11 +64,13 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def seed(instance: Path, runs: int, url: str) -> dict[str, Any]:
-    """Migrate a fresh database, load the starter library, make a user with `runs` runs of `DRILL` not
-    yet begun (copies of a few started through the app, each with a seed of its own), measure the
-    largest answer holding a whole trick between two checkpoints, and return the session cookie, a
-    CSRF token, the runs and that size."""
+def seed(instance: Path, runs: int, url: str, accounts: int = 1) -> dict[str, Any]:
+    """Migrate a fresh database, load the starter library, make `accounts` players' accounts, each with
+    `runs` runs of `DRILL` not yet begun (copies of a few started through the app, each with a seed of
+    its own), measure the largest answer holding a whole trick between two checkpoints, and return
+    each account's session cookie, CSRF token and runs (the first account's also at the top) and that
+    size. One account per player, as in real use: each answer's grading updates its player's own
+    ratings and tallies, which players sharing one account would all queue for."""
     import sqlalchemy as sa
     from sqlmodel import Session
 
@@ -78,29 +81,40 @@ def seed(instance: Path, runs: int, url: str) -> dict[str, Any]:
                       "SECRET_KEY": SECRET, "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False,
                       "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000"})
     client = app.test_client()
-    response = client.post("/auth/register", data={"username": "bench", "password": "bench password",
-                                                   "confirm": "bench password"})
-    assert response.status_code == 303, response.text
+    players = [register(app, f"bench{n}") for n in range(accounts)]
+    client.set_cookie("session", players[0]["cookie"].split("=", 1)[1])
     started = [int(client.post(f"/drills/{DRILL}/start").headers["Location"].rsplit("/", 1)[1]) for _ in range(16)]
-    page = client.get(f"/runs/{started[0]}").text
-    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    cookie = client.get_cookie("session")
-    assert cookie is not None
     engine = app.extensions["jipai_engine"]
     rng = random.Random(2026)
     with Session(engine) as db:
         models = [db.get(DrillRun, run_id) for run_id in started]
-        rows = [{"user_id": model.user_id, "drill_id": DRILL, "deal_pk": model.deal_pk, "seat": model.seat,
-                 "seed": rng.randrange(2**31), "checkpoints": model.checkpoints, "cursor": 0, "status": "active",
-                 "started": model.started}
-                for model in (models[i % len(models)] for i in range(runs))]
         first = db.exec(sa.select(sa.func.max(DrillRun.id))).one()[0] + 1
-        db.execute(sa.insert(DrillRun), rows)
+        for player in players:
+            rows = [{"user_id": player["user"], "drill_id": DRILL, "deal_pk": model.deal_pk, "seat": model.seat,
+                     "seed": rng.randrange(2**31), "checkpoints": model.checkpoints, "cursor": 0, "status": "active",
+                     "started": model.started}
+                    for model in (models[rng.randrange(len(models))] for _ in range(runs))]
+            db.execute(sa.insert(DrillRun), rows)
+            player["runs"], first = list(range(first, first + runs)), first + runs
         db.commit()
     stretch = largest_trick_stretch(app, client, started)  # changes the first runs' checkpoints, not the copies'
     engine.dispose()
-    return {"cookie": f"session={cookie.value}", "token": token, "runs": list(range(first, first + runs)),
-            "stretch": stretch}
+    return {**players[0], "accounts": players, "stretch": stretch}
+
+
+def register(app: Any, name: str) -> dict[str, Any]:
+    """Register the player `name` through the app: their user id, session cookie and a CSRF token."""
+    client = app.test_client()
+    response = client.post("/auth/register", data={"username": name, "password": "bench password",
+                                                   "confirm": "bench password"})
+    assert response.status_code == 303, response.text
+    page = client.get("/drills").text
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    cookie = client.get_cookie("session")
+    assert token is not None and cookie is not None, page[:500]
+    with client.session_transaction() as session:
+        user = session["user_id"]
+    return {"user": user, "cookie": f"session={cookie.value}", "token": token.group(1)}
 
 
 def largest_trick_stretch(app: Any, client: Any, run_ids: list[int]) -> int:
@@ -189,10 +203,7 @@ class Players:
 
     def __init__(self, port: int, config: dict[str, Any], measure_from: float, end: float) -> None:
         self.port, self.measure_from, self.end = port, measure_from, end
-        self.runs = deque(config["runs"])
-        self.page = {"Cookie": config["cookie"]}
-        self.hx = {"Cookie": config["cookie"], "HX-Request": "true", "X-CSRFToken": config["token"]}
-        self.reach = {**self.hx, "HX-Target": "div#stage"}  # drill.js's reach: the question alone, into #stage
+        self.accounts = config["accounts"]
         self.times: dict[str, list[float]] = {}
         self.errors: list[str] = []
 
@@ -236,25 +247,31 @@ class Players:
                 self.errors.append(f"{kind} {status}")
         return content
 
-    async def player(self, delay: float, rng: random.Random) -> None:
-        """One player: runs one after another until the end, on one connection kept open."""
+    async def player(self, index: int, delay: float, rng: random.Random) -> None:
+        """Player `index` (with an account of its own): its runs one after another until the end, on one
+        connection kept open."""
+        account = self.accounts[index]
+        runs = deque(account["runs"])
+        page = {"Cookie": account["cookie"]}
+        hx = {"Cookie": account["cookie"], "HX-Request": "true", "X-CSRFToken": account["token"]}
+        reach = {**hx, "HX-Target": "div#stage"}  # drill.js's reach: the question alone, into #stage
         await asyncio.sleep(delay)
         connection: list[Any] = []
         while time.perf_counter() < self.end:
-            path = f"/runs/{self.runs.popleft()}"
-            body = await self.request("page", "GET", path, self.page, connection=connection)
+            path = f"/runs/{runs.popleft()}"
+            body = await self.request("page", "GET", path, page, connection=connection)
             while time.perf_counter() < self.end:
-                reach, steps = REACH.search(body), STEPS.search(body)
-                if reach is None:  # the last checkpoint answered: read the feedback, see the summary
+                found, steps = REACH.search(body), STEPS.search(body)
+                if found is None:  # the last checkpoint answered: read the feedback, see the summary
                     await asyncio.sleep(rng.uniform(*THINK))
                     await self.request("end", "POST", f"{path}/step?at={AT.search(body).group(1).decode()}",
-                                       self.hx, connection=connection)
+                                       hx, connection=connection)
                     break
                 await asyncio.sleep(int(steps.group(1)) * int(steps.group(2)) / 1000)
-                body = await self.request("question", "POST", reach.group(1).decode().replace("&amp;", "&"), self.reach,
+                body = await self.request("question", "POST", found.group(1).decode().replace("&amp;", "&"), reach,
                                           connection=connection)
                 await asyncio.sleep(rng.uniform(*THINK))
-                body = await self.request("answer", "POST", f"{path}/answer", self.hx, answer_form(body),
+                body = await self.request("answer", "POST", f"{path}/answer", hx, answer_form(body),
                                           connection=connection)
         if connection:
             connection[1].close()
@@ -269,8 +286,8 @@ def driver(port: int, config_path: str, players: int, warm_up: float, seconds: f
     rng = random.Random(players)
 
     async def everyone() -> None:
-        await asyncio.gather(*(crowd.player(rng.uniform(0, warm_up), random.Random(rng.random()))
-                               for _ in range(players)))
+        await asyncio.gather(*(crowd.player(index, rng.uniform(0, warm_up), random.Random(rng.random()))
+                               for index in range(players)))
 
     began = time.process_time()
     asyncio.run(everyone())
@@ -398,7 +415,7 @@ def main() -> None:
     drop = None
     try:
         url, drop = database(args.database_url, instance)
-        config = seed(instance, 3 * sum(levels), url)  # a run lasts about 50 s at this pace
+        config = seed(instance, 3 * len(levels), url, max(levels))  # a run lasts about 50 s at this pace
         print(server_description(args) + f"; {DRILL} drill, loopback, levels of {args.seconds:g} s "
               f"({args.warm_up:g} s ramp, then measured)")
         print(f"largest answer with a whole trick-end-to-trick-end stretch: {config['stretch']} bytes "
@@ -416,7 +433,8 @@ def main() -> None:
                     raise SystemExit(f"the driver failed:\n{drive.stderr}")
                 result = json.loads(drive.stdout)
                 result["server_cpu"] = sum(cpu_seconds(workers)) - sum(before)
-                config["runs"] = config["runs"][3 * players:]
+                for account in config["accounts"][:players]:
+                    account["runs"] = account["runs"][3:]
                 if report(players, result):
                     held = players
                 else:
