@@ -310,14 +310,17 @@ def answer(run_id: int) -> Any:
                       expected=asked.question.answer, given=given, correct=asked.question.grade(given),
                       position=str(asked.position), seat=run.seat, deal_pk=run.deal_pk, created=now,
                       ms=max(0, round((now - shown).total_seconds() * 1000)))
+    stored = None
     for _grading in range(2):  # again when another answer of the user's made a row this grading makes
         with get_session().no_autoflush:  # nothing written before the write lock is held (see `WriteLock`)
             graded = hooks().answered(run, attempt, data, asked.snapshot)
         if store(attempt, *graded):
+            stored = attempt
             break
-        if _answered(run) is not None:  # answered meanwhile, by another request
+        stored = _answered(run)
+        if stored is not None:  # answered meanwhile, by another request
             break
-    return _current(run, drill, data, _answered(run) if attempt.id is None else attempt)
+    return _current(run, drill, data, stored)
 
 
 @bp.route("/runs/<id:run_id>/finish", methods=("GET", "POST"))
