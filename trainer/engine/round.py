@@ -31,8 +31,8 @@ class Trick:
     """One trick: its leader, the plays in order (the lead first), a failed throw's attempt."""
 
     leader: int
-    plays: list[list[Card]] = field(default_factory=list)
-    attempt: list[Card] | None = None
+    plays: list[tuple[Card, ...]] = field(default_factory=list)
+    attempt: tuple[Card, ...] | None = None
     penalty: int = 0
     """Points the failed throw credits to the attackers (negative when an attacker threw)."""
     lead: Lead | None = None
@@ -156,11 +156,11 @@ class RoundState:
         result = check_throw(cards, others, self.ctx, attempted)
         trick = Trick(seat)
         if not result.ok:
-            trick.attempt = list(cards)
+            trick.attempt = tuple(cards)
             penalty = throw_penalty(self.rules, cards, result.forced, result.beaten)
             trick.penalty = -penalty if self.is_attacker(seat) else penalty
             self.penalties += trick.penalty
-        played = list(cards) if result.ok else result.forced
+        played = tuple(cards) if result.ok else tuple(result.forced)  # a tuple given is kept, not copied
         trick.lead = attempted if result.ok else Lead.of(played, self.ctx)
         trick.plays.append(played)
         trick.winning = seat
@@ -181,7 +181,7 @@ class RoundState:
         if problem is not None:
             raise IllegalPlayError(problem(), seat=seat)
         _take(hand, cards)
-        trick.plays.append(list(cards))
+        trick.plays.append(tuple(cards))  # a tuple given (a record's play) is kept, not copied
         profile = play_profile(lead, cards, ctx, played)
         winning, best = trick.winning, trick.best
         assert winning is not None and best is not None
