@@ -18,8 +18,13 @@ players start at random moments, then the measured rest); a level holds when eve
 figures and the largest level that held (target: 2,000 players), and the bytes of the largest
 answer that holds a whole trick-end-to-trick-end stretch (target: ≤ 16 KB).
 
+With `--floor` the players keep their pace, but each question and answer they send is the app's
+cheapest signed-in write instead (the drill settings' htmx POST: CSRF, the user's row read and
+written, a commit, no content): the most players this server holds on this machine whatever a drill
+request does, the ceiling for the real ones.
+
     .venv/bin/python bench/web.py [--levels 500,1000,2000,3000] [--seconds 60] [--warm-up 15]
-                                  [--worker-class C] [--threads T] [--database-url URL]
+                                  [--worker-class C] [--threads T] [--database-url URL] [--floor]
 """
 from __future__ import annotations
 
@@ -201,8 +206,8 @@ def answer_form(question: bytes) -> dict[str, str]:
 class Players:
     """Players drilling until `end`: the latency of each request sent in the measured part, by kind."""
 
-    def __init__(self, port: int, config: dict[str, Any], measure_from: float, end: float) -> None:
-        self.port, self.measure_from, self.end = port, measure_from, end
+    def __init__(self, port: int, config: dict[str, Any], measure_from: float, end: float, floor: bool = False) -> None:
+        self.port, self.measure_from, self.end, self.floor = port, measure_from, end, floor
         self.accounts = config["accounts"]
         self.times: dict[str, list[float]] = {}
         self.errors: list[str] = []
@@ -229,14 +234,17 @@ class Players:
                 writer.write(message)
                 head = await reader.readuntil(b"\r\n\r\n")
                 length = LENGTH.search(head)
-                content = await reader.readexactly(int(length.group(1))) if length else await reader.read()
+                if head[9:12] == b"204":  # no content, and no length to say so
+                    content = b""
+                else:
+                    content = await reader.readexactly(int(length.group(1))) if length else await reader.read()
                 break
             except (ConnectionError, asyncio.IncompleteReadError):
                 writer.close()
                 connection.clear()
                 if fresh:
                     raise
-        if length is None or CLOSE.search(head):
+        if (length is None and content) or CLOSE.search(head):
             writer.close()
             connection.clear()
         took = time.perf_counter() - sent
@@ -246,6 +254,18 @@ class Players:
             if status not in (200, 204):
                 self.errors.append(f"{kind} {status}")
         return content
+
+    async def floor_player(self, path: str, page: dict[str, str], hx: dict[str, str], rng: random.Random,
+                           connection: list[Any]) -> None:
+        """`--floor`: a player at the drill's pace (its first stretch's reveal, then thinking) whose every
+        question and answer is the app's cheapest signed-in write instead: the drill settings' htmx POST
+        (CSRF, the user's row read and written, a commit, an empty answer)."""
+        steps = STEPS.search(await self.request("page", "GET", path, page, connection=connection))
+        reveal = int(steps.group(1)) * int(steps.group(2)) / 1000
+        while time.perf_counter() < self.end:
+            for kind, wait in (("question", reveal), ("answer", rng.uniform(*THINK))):
+                await asyncio.sleep(wait)
+                await self.request(kind, "POST", "/drills/settings", hx, {"speed": "100"}, connection=connection)
 
     async def player(self, index: int, delay: float, rng: random.Random) -> None:
         """Player `index` (with an account of its own): its runs one after another until the end, on one
@@ -257,6 +277,8 @@ class Players:
         reach = {**hx, "HX-Target": "div#stage"}  # drill.js's reach: the question alone, into #stage
         await asyncio.sleep(delay)
         connection: list[Any] = []
+        if self.floor:
+            await self.floor_player(f"/runs/{runs.popleft()}", page, hx, rng, connection)
         while time.perf_counter() < self.end:
             path = f"/runs/{runs.popleft()}"
             body = await self.request("page", "GET", path, page, connection=connection)
@@ -277,12 +299,12 @@ class Players:
             connection[1].close()
 
 
-def driver(port: int, config_path: str, players: int, warm_up: float, seconds: float) -> None:
+def driver(port: int, config_path: str, players: int, warm_up: float, seconds: float, floor: bool = False) -> None:
     """The second process: `players` players starting at random moments of the first `warm_up`
     seconds, measured after it until `seconds`; print JSON."""
     config = json.loads(Path(config_path).read_text())
     now = time.perf_counter()
-    crowd = Players(port, config, now + warm_up, now + seconds)
+    crowd = Players(port, config, now + warm_up, now + seconds, floor)
     rng = random.Random(players)
 
     async def everyone() -> None:
@@ -398,6 +420,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60, help="how long each level lasts")
     parser.add_argument("--warm-up", type=float, default=15, help="seconds of each level while the players start")
     add_server_options(parser)
+    parser.add_argument("--floor", action="store_true",
+                        help="replace every question and answer by the app's cheapest signed-in write (the drill "
+                             "settings' POST), at the same pace: the most players the server holds whatever a "
+                             "drill request does")
     parser.add_argument("--drive", nargs=3, metavar=("PORT", "CONFIG", "PLAYERS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     try:
@@ -408,7 +434,7 @@ def main() -> None:
         parser.error("--levels must be at least 1, and --warm-up between 0 and --seconds")
     check_server_options(parser, args)
     if args.drive:
-        driver(int(args.drive[0]), args.drive[1], int(args.drive[2]), args.warm_up, args.seconds)
+        driver(int(args.drive[0]), args.drive[1], int(args.drive[2]), args.warm_up, args.seconds, args.floor)
         return
     folder = Path(tempfile.mkdtemp(prefix="jipai-bench-"))
     instance = folder / "instance"
@@ -426,7 +452,8 @@ def main() -> None:
             for players in levels:
                 config_path.write_text(json.dumps(config))
                 drive = subprocess.Popen([sys.executable, __file__, "--drive", str(port), str(config_path), str(players),
-                                          "--seconds", str(args.seconds), "--warm-up", str(args.warm_up)],
+                                          "--seconds", str(args.seconds), "--warm-up", str(args.warm_up),
+                                          *(["--floor"] if args.floor else [])],
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                 time.sleep(args.warm_up)  # the workers' CPU is counted over the measured part, as the requests are
                 before = cpu_seconds(workers)

@@ -8,9 +8,11 @@ run), calling the WSGI app directly: each request's environ is built outside the
 figures are the app's own work (no HTTP parsing, no network). Prints the CPU milliseconds
 (`time.process_time`) per request of each kind and over all, each the least of the repeats (other
 work on the machine slows a process down, never speeds it up), and with `--profile` the functions
-that took most of it.
+that took most of it; with `--floor N`, the median CPU of N requests to `/healthz` and of N of the
+app's cheapest signed-in writes (the drill settings' htmx POST), the floor under any drill request.
 
-    .venv/bin/python bench/web_cpu.py [--runs 40] [--repeat 3] [--warm-up 8] [--profile N] [--database-url URL]
+    .venv/bin/python bench/web_cpu.py [--runs 40] [--repeat 3] [--warm-up 8] [--profile N] [--floor N]
+                                      [--database-url URL]
 """
 from __future__ import annotations
 
@@ -94,6 +96,9 @@ def main() -> None:
                         help="also profile the measured runs and print the N functions taking most time")
     parser.add_argument("--sort", default="tottime", help="the profile's order (a pstats key: tottime, cumulative)")
     parser.add_argument("--database-url", help="a PostgreSQL URL to use instead of SQLite (a schema of its own)")
+    parser.add_argument("--floor", type=int, default=0, metavar="N",
+                        help="also time N of the app's cheapest requests: /healthz, and a signed-in htmx POST of "
+                             "the drill settings (CSRF, the user's row read and written, a commit, no template)")
     args = parser.parse_args()
     from bench.web import SECRET, database, seed
     from trainer.web import create_app, drills
@@ -125,6 +130,12 @@ def main() -> None:
             for kind, values in caller.cpu.items():
                 if kind not in least or sum(values) / len(values) < sum(least[kind]) / len(least[kind]):
                     least[kind] = values
+        if args.floor:
+            caller.cpu = {}
+            for _ in range(args.floor):
+                caller.call("healthz", "GET", "/healthz", {})
+                caller.call("settings", "POST", "/drills/settings", caller.hx, {"speed": "200"})
+            floor = {kind: 1000 * sorted(values)[len(values) // 2] for kind, values in caller.cpu.items()}
         app.extensions["jipai_engine"].dispose()
         print(f"CPU per request, {'PostgreSQL' if args.database_url else 'SQLite'}, {args.runs} runs of the speed "
               f"drill, the least of {args.repeat}{' (profiled: slower)' if profile else ''}:")
@@ -132,6 +143,9 @@ def main() -> None:
             print(f"  {kind:9s} {len(values):5d} requests  {1000 * sum(values) / len(values):6.2f} ms")
         total = sum(sum(values) for values in least.values()) / sum(len(values) for values in least.values())
         print(f"  {'all':9s} {sum(len(values) for values in least.values()):5d} requests  {1000 * total:6.2f} ms")
+        if args.floor:
+            print(f"the floor, median of {args.floor}: /healthz {floor['healthz']:.2f} ms, the drill settings' "
+                  f"POST {floor['settings']:.2f} ms")
         if profile:
             pstats.Stats(profile).sort_stats(args.sort).print_stats(args.profile)
     finally:
