@@ -150,10 +150,19 @@ def at_value(text: str) -> int:
     return int(found.group(1))
 
 
+def right_answer(question: Question) -> Any:
+    """The answer that is right (for a question any of whose answers is right, the first)."""
+    return question.answer[0] if question.kind == "one_of" else question.answer
+
+
 def drive(client: FlaskClient, app: Flask, run_id: int, right: Callable[[int], bool],
-          headers: dict[str, str] | None = None, stop_after: int | None = None) -> list[tuple[int, Any, Question]]:
+          headers: dict[str, str] | None = None, stop_after: int | None = None,
+          question_of: Callable[[Flask, DrillRun, int], Question] | None = None,
+          check: Callable[[str, str, int, Any, Question], None] | None = None) -> list[tuple[int, Any, Question]]:
     """Play a run through the views to its end (or until `stop_after` answers): step until a
-    question, answer it right when `right(index)` else wrong, continue. Returns (index, given,
+    question, answer it right when `right(index)` else wrong, continue. `question_of(app, run, index)`
+    recomputes a checkpoint's question (the curriculum's, by default); `check(question page, page after
+    the answer, index, given, question)` asserts more after each answer. Returns (index, given,
     recomputed question) for each answer."""
     headers = HX if headers is None else headers
     answered = []
@@ -166,9 +175,9 @@ def drive(client: FlaskClient, app: Flask, run_id: int, right: Callable[[int], b
         if 'id="answer-form"' in page.text:
             index = int(re.search(r'name="checkpoint" value="(\d+)"', page.text).group(1))
             assert run.checkpoints[index] == run.cursor
-            question, _position = expected_question(app, run, index)
+            question = question_of(app, run, index) if question_of else expected_question(app, run, index)[0]
             assert question.prompt["zh"] in visible_text(page.text)
-            given = question.answer if right(index) else wrong_answer(question)
+            given = right_answer(question) if right(index) else wrong_answer(question)
             response = client.post(f"/runs/{run_id}/answer", data={"checkpoint": index, "answer": form_values(given)},
                                    headers=headers)
             answered.append((index, given, question))
@@ -178,7 +187,9 @@ def drive(client: FlaskClient, app: Flask, run_id: int, right: Callable[[int], b
                 assert response.status_code == 303
             if stop_after is not None and len(answered) >= stop_after:
                 return answered
-            page = client.get(f"/runs/{run_id}", headers=headers)
+            question_page, page = page, client.get(f"/runs/{run_id}", headers=headers)
+            if check is not None:
+                check(question_page.text, page.text, index, given, question)
         response = client.post(f"/runs/{run_id}/step", data={"at": at_value(page.text)}, headers=headers)
         assert response.status_code in (200, 303), response.text[:300]
     raise AssertionError("the run did not end")

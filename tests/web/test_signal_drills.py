@@ -4,7 +4,6 @@ stored before the feedback (which names the rule and quotes the convention), mis
 with and without htmx."""
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
@@ -17,7 +16,8 @@ from trainer.signals.conventions import load_conventions
 from trainer.signals.quiz import load_signal_drills, signal_question
 from trainer.web.models import Attempt, Deal
 
-from .drilling import HX, at_value, attempts, run_row, session, start
+from . import drilling
+from .drilling import HX, attempts, run_row, session, start
 from .pages import visible_text
 
 SETS = load_conventions()
@@ -51,49 +51,25 @@ def recompute(app, run, index: int):
                            position_after(record, plays)).question
 
 
-def right_answer(question) -> str:
-    return question.answer[0] if question.kind == "one_of" else question.answer
-
-
-def wrong_answer(question) -> str:
-    return next(o["value"] for o in question.options if not question.grade(o["value"]))
-
-
 def drive(client, app, run_id: int, headers: dict, right=lambda index: index % 2 == 0) -> list:
-    """Play a signal run through the views to its end, answering right when `right(index)`."""
-    answered = []
-    for _ in range(500):
-        run = run_row(app, run_id)
-        if run.status == "done":
-            return answered
-        page = client.get(f"/runs/{run_id}", headers=headers)
-        assert page.status_code == 200, page.text[:300]
-        if 'id="answer-form"' in page.text:
-            index = int(re.search(r'name="checkpoint" value="(\d+)"', page.text).group(1))
-            question = recompute(app, run, index)
-            assert question.prompt["zh"] in visible_text(page.text)
-            assert 'type="radio"' in page.text and 'type="checkbox"' not in page.text
-            given = right_answer(question) if right(index) else wrong_answer(question)
-            response = client.post(f"/runs/{run_id}/answer", data={"checkpoint": index, "answer": given},
-                                   headers=headers)
-            stored = [a for a in attempts(app, run_id) if a.checkpoint == index]
-            assert len(stored) == 1 and stored[0].correct == right(index) and stored[0].given == given
-            assert stored[0].question == question.to_json() and stored[0].question_type == question.type
-            op, rule, name = question.fact.split(":")
-            shown = response if headers else client.get(f"/runs/{run_id}", headers=headers)
-            if not headers:
-                assert response.status_code == 303
-            text = visible_text(shown.text)
-            assert 'class="verdict"' in shown.text and ("✓" if right(index) else "✗") in text
-            if op == "legal":
-                assert "非法信息" in text
-            else:
-                assert f"规则 {rule}" in text and f"你的约定 {name}" in text
-            answered.append((index, given, question))
-            page = shown
-        response = client.post(f"/runs/{run_id}/step", data={"at": at_value(page.text)}, headers=headers)
-        assert response.status_code in (200, 303), response.text[:300]
-    raise AssertionError("the run did not end")
+    """Play a signal run through the views to its end, answering right when `right(index)`: each
+    question single choice, each answer stored as given and graded, its feedback naming the rule and
+    quoting the player's convention."""
+
+    def check(question_page: str, shown: str, index: int, given: str, question) -> None:
+        assert 'type="radio"' in question_page and 'type="checkbox"' not in question_page
+        stored = [a for a in attempts(app, run_id) if a.checkpoint == index]
+        assert len(stored) == 1 and stored[0].correct == right(index) and stored[0].given == given
+        assert stored[0].question == question.to_json() and stored[0].question_type == question.type
+        op, rule, name = question.fact.split(":")
+        text = visible_text(shown)
+        assert 'class="verdict"' in shown and ("✓" if right(index) else "✗") in text
+        if op == "legal":
+            assert "非法信息" in text
+        else:
+            assert f"规则 {rule}" in text and f"你的约定 {name}" in text
+
+    return drilling.drive(client, app, run_id, right, headers, question_of=recompute, check=check)
 
 
 def test_the_curriculum_lists_the_signal_drills(alice) -> None:
