@@ -118,6 +118,9 @@ def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
         if hand.get(face, 0) < copies:
             return lambda: f"does not hold {pretty_cards([Card.from_index(face)] * (copies - hand.get(face, 0)))}"
     suit = lead.suit
+    if len(played) == 1 and len(lead.units) == 1 and lead.units[0].length == 1 and ctx.suit_of[play[0].index] == suit \
+            and not _protects(ctx):  # a tuple answered by a tuple of the led suit: the lead's own structure
+        return None
     if ctx.rules.bombs != "none" and is_bomb(played) and _bomb_allowed(lead, hand, played, ctx):
         return None
     in_suit = _suit_part(played, suit, ctx)

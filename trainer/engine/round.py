@@ -146,10 +146,9 @@ class RoundState:
         hand = self.hands[seat]
         if not cards:
             raise IllegalPlayError("a lead needs at least one card", seat=seat)
-        counts = face_counts(cards)  # counted once for the hand check and the profile
+        counts = face_counts(cards) if len(cards) > 1 else {cards[0].index: 1}  # once for the hand check and the profile
         self._require_held(seat, counts)
-        suits = {self.ctx.suit_of[card.index] for card in cards}
-        if len(suits) > 1:
+        if len(counts) > 1 and len({self.ctx.suit_of[face] for face in counts}) > 1:
             raise IllegalPlayError(f"a lead must be all of one suit, not {pretty_cards(cards)}", seat=seat)
         others = self.hands[seat + 1:] + self.hands[:seat]  # in playing order after the leader
         attempted = Lead.of(cards, self.ctx)

@@ -143,7 +143,7 @@ def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext,
     if first != lead.suit and first != TRUMP:
         return None
     counts = face_counts(play) if played is None else played
-    if any(suit_of[face] != first for face in counts):
+    if len(counts) > 1 and any(suit_of[face] != first for face in counts):
         return None
     if len(lead.units) == 1:
         unit = lead.units[0]
