@@ -205,6 +205,26 @@ def test_rbtying_multi_deck_follows(follow: str, lead: str, hand: str, play: str
 
 
 @pytest.mark.parametrize(("follow", "lead", "hand", "play", "legal"), [
+    # a pair led, ♠222 55 held: a pair of one face answers it, even one taken from the triple…
+    ("strict", "3S 3S", "2S 2S 2S 5S 5S", "2S 2S", True),
+    ("strict", "3S 3S", "2S 2S 2S 5S 5S", "5S 5S", True),
+    ("loose", "3S 3S", "2S 2S 2S 5S 5S", "2S 2S", True),
+    # …and under protect_longer too: it spares the triple from having to be broken, it does not forbid it
+    ("protect_longer", "3S 3S", "2S 2S 2S 5S 5S", "2S 2S", True),
+    ("protect_longer", "3S 3S", "2S 2S 2S 5S 5S", "5S 5S", True),
+    ("protect_longer_tractor_on_tractor_only", "3S 3S", "2S 2S 2S 5S 5S", "2S 2S", True),
+    # a triple and a quad led: a tuple of one face of the same width answers them
+    ("strict", "3S 3S 3S", "2S 2S 2S 2S 5S 5S 5S", "5S 5S 5S", True),
+    ("protect_longer", "3S 3S 3S", "2S 2S 2S 2S 5S 5S 5S", "2S 2S 2S", True),
+    ("strict", "3S 3S 3S 3S", "5S 5S 5S 5S 6S", "5S 5S 5S 5S", True),
+    # a pair of the trump suit does not answer a side-suit pair while the side suit is held
+    ("strict", "3D 3D", "4D 6D 5S 5S", "5S 5S", False),
+])
+def test_a_tuple_answered_by_one_face(follow: str, lead: str, hand: str, play: str, legal: bool) -> None:
+    assert is_legal("standard", lead, hand, play, follow=follow, decks=4, **RB) is legal
+
+
+@pytest.mark.parametrize(("follow", "lead", "hand", "play", "legal"), [
     # test_protected_tractor_triple (♥ trump): a tractor + a single led in ♠, ♠3 5 10 J Q 6 888 held
     ("strict", "9S 9S 10S 10S KS", "3S 5S 10S JS QS 6S 8S 8S 8S", "3S 5S 10S JS QS", False),
     ("loose", "9S 9S 10S 10S KS", "3S 5S 10S JS QS 6S 8S 8S 8S", "3S 5S 10S JS QS", True),
