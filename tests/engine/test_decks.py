@@ -199,12 +199,7 @@ RB = {"level": "4", "trump": "S"}
     ("protect_longer", "3S 3S 5S", "2S 2S 2S 5S 5S 6S", "2S 2S 2S", False),
     ("protect_longer", "3S 3S 5S", "2S 2S 2S 5S 5S 6S", "5S 5S 2S", True),
     ("protect_longer", "3S 3S 5S", "2S 2S 2S 6S 7S 8S", "2S 2S 2S", True),
-])
-def test_rbtying_multi_deck_follows(follow: str, lead: str, hand: str, play: str, legal: bool) -> None:
-    assert is_legal("standard", lead, hand, play, follow=follow, decks=4, **RB) is legal
-
-
-@pytest.mark.parametrize(("follow", "lead", "hand", "play", "legal"), [
+    # beyond rbtying's: a tuple lead answered by a tuple of one face (the follow rule's shortcut)
     # a pair led, ♠222 55 held: a pair of one face answers it, even one taken from the triple…
     ("strict", "3S 3S", "2S 2S 2S 5S 5S", "2S 2S", True),
     ("strict", "3S 3S", "2S 2S 2S 5S 5S", "5S 5S", True),
@@ -220,7 +215,7 @@ def test_rbtying_multi_deck_follows(follow: str, lead: str, hand: str, play: str
     # a pair of the trump suit does not answer a side-suit pair while the side suit is held
     ("strict", "3D 3D", "4D 6D 5S 5S", "5S 5S", False),
 ])
-def test_a_tuple_answered_by_one_face(follow: str, lead: str, hand: str, play: str, legal: bool) -> None:
+def test_multi_deck_follows(follow: str, lead: str, hand: str, play: str, legal: bool) -> None:
     assert is_legal("standard", lead, hand, play, follow=follow, decks=4, **RB) is legal
 
 
