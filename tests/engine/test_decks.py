@@ -274,15 +274,29 @@ def test_four_deck_follows(lead: str, hand: str, play: str, legal: bool) -> None
     (["7S 7S 8S 8S", "2S 2S 2S 2S"], 1),
     (["7S 7S 8S 8S", "2S 2S 2S 2S", "3S 3S 3S 3S"], 2),
     (["7S 7S 8S 8S", "2S 2S 2S 2S", "AS AS KS KS"], 1),
-    # §11.6: a led-suit quad beats a trump tractor ruff; a trump quad beats a side quad
-    (["7S 7S 8S 8S", "AH AH KH KH", "2S 2S 2S 2S"], 2),
+    # §11.6 (issue 21): seed 000's 4条比2连拖大 compares plays of one suit, so a trump tractor ruff beats a
+    # led-suit quad (it used to lose to it), played before or after it; a trump quad beats both
+    (["7S 7S 8S 8S", "AH AH KH KH", "2S 2S 2S 2S"], 1),
+    (["7S 7S 8S 8S", "2S 2S 2S 2S", "AH AH KH KH"], 2),
+    (["7S 7S 8S 8S", "AH AH KH KH", "3H 3H 3H 3H"], 2),
     (["7S 7S 8S 8S", "2S 2S 2S 2S", "3H 3H 3H 3H"], 2),
+    (["7S 7S 8S 8S", "3H 3H 3H 3H", "AH AH KH KH"], 1),
+    # … and over a trump ruff, a higher trump tractor still overruffs
+    (["7S 7S 8S 8S", "3H 3H 4H 4H", "AH AH KH KH"], 2),
     # a quad led is beaten only by a higher quad
     (["7S 7S 7S 7S", "AS AS KS KS"], 0),
     (["7S 7S 7S 7S", "9S 9S 9S 9S"], 1),
 ])
 def test_four_deck_wider_plays(plays: list[str], expected: int) -> None:
     assert winner("four-deck", plays, level="10") == expected
+
+
+@pytest.mark.parametrize(("bombs", "expected"), [("none", 1), ("allow", 2), ("allow_suit_following", 2)])
+def test_four_deck_ruff_against_a_led_suit_quad(bombs: str, expected: int) -> None:
+    """Issue 21 (the review's case, level 2, ♠ trump): ♥3344 led, ruffed by ♠3344, then ♥9999 — the ruff
+    stands unless `bombs` makes the quad a bomb (a bomb of the led suit, legal under either bomb option)."""
+    plays = ["3H 3H 4H 4H", "3S 3S 4S 4S", "9H 9H 9H 9H"]
+    assert winner("four-deck", plays, trump="S", bombs=bombs) == expected
 
 
 def test_wider_plays_only_under_the_four_deck_preset() -> None:

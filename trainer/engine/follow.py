@@ -144,7 +144,8 @@ def follow_verdict(lead: Lead, hand: dict[int, int], play: Sequence[Card], ctx: 
                             f"discarding, but played {pretty_cards(play)}")
         return None
     if in_suit_count != n:
-        return lambda: (f"must follow {suit_label(suit)} with {n} {suit_label(suit)} cards (holds {held_count}), "
+        return lambda: (f"must follow {suit_label(suit)} with {n} {suit_label(suit)} card{'s' if n > 1 else ''} "
+                        f"(holds {held_count}), "
                         f"but played {pretty_cards(play)}")
     return _ladder_verdict(lead, held, in_suit, play, ctx, got=got)
 
@@ -179,14 +180,8 @@ def _ladder_verdict(lead: Lead, held: dict[int, int], in_suit: dict[int, int], p
                             f"{_pretty(held, ctx)}), not with cards taken out of a wider tuple; "
                             f"played {pretty_cards(play)}")
         return None
-    if got[0] < best[0]:
-        need = "a pair" if best[0] == 1 else f"{best[0]} pairs"
-        return lambda: (f"must follow {_lead_words(lead)} with {need} (holds {_pretty_pairs(held, lead.suit, ctx)}) "
-                        f"but played {pretty_cards(play)}")
-    longest = best[1][0] if best[1] else 2
-    return lambda: (f"must follow {_lead_words(lead)} with a {longest}-pair tractor"
-                    f"{' and more' if len(best[1]) > 1 else ''} (holds {_pretty_pairs(held, lead.suit, ctx)}) "
-                    f"but played {pretty_cards(play)}")
+    return lambda: (f"must follow {_lead_words(lead)} with {_describe_pairs(best, lead)} "
+                    f"(holds {_pretty_pairs(held, lead.suit, ctx)}) but played {pretty_cards(play)}")
 
 
 def _owes_structure(lead: Lead, ctx: TrumpContext) -> bool:
@@ -305,7 +300,16 @@ def _wide_rank(counts: dict[int, int], caps: WideCaps,
     got_pairs = sum(1 for c in counts.values() if c == 2) if exact else sum(c // 2 for c in counts.values())
     t3 = best_packing(_runs({position[f] for f, c in counts.items() if has(c, 3)}), bins3) if bins3 else ()
     t2 = best_packing(_runs({position[f] for f, c in counts.items() if has(c, 2)}), bins2) if bins2 else ()
-    return min(got_quads, quads), t3, t2, min(got_triples, triples), min(got_pairs, pairs)
+    return min(got_quads, quads), t3, t2, min(got_triples, triples - _triples_taken(t3, t2, bins3, bins2)), \
+        min(got_pairs, pairs)
+
+
+def _triples_taken(t3: tuple[int, ...], t2: tuple[int, ...], bins3: tuple[int, ...], bins2: tuple[int, ...]) -> int:
+    """How many of the lead's triple slots the pair-tractor pieces `t2` fill beyond the triple-tractor
+    pieces `t3` (pieces go into the lead's pair tractors first): a pair tractor placed into a led 泰坦尼克
+    leaves it no triple to ask for, so seed 004's 一副拖拉机 + 任意两张 owes nothing more."""
+    pair_only_room = sum(bins2) - sum(bins3)
+    return max(0, min(sum(t2) - sum(t3) - pair_only_room, sum(bins3) - sum(t3)))
 
 
 _WIDE_BEST: dict[tuple[object, ...], WideRank] = {}
@@ -356,23 +360,50 @@ def _wide_problem(lead: Lead, held: dict[int, int], in_suit: dict[int, int], pla
                             f"(holds {_pretty(held, ctx)}), not with cards taken out of a wider tuple; "
                             f"played {pretty_cards(play)}")
         return None
-    return lambda: (f"must follow {_lead_words(lead)} with {_describe_rank(best)} (holds {_pretty(held, ctx)}) "
+    return lambda: (f"must follow {_lead_words(lead)} with {_describe_rank(best, lead)} (holds {_pretty(held, ctx)}) "
                     f"but played {pretty_cards(play)}")
 
 
-def _describe_rank(rank: WideRank) -> str:
-    """The structure a wide rank asks for, in words: `a quad`, `a 2-triple tractor`, `2 pairs`."""
+def _describe_rank(rank: WideRank, lead: Lead) -> str:
+    """The rung a wide rank stands for, in words and with the lead's card count: `a triple`, `a triple,
+    a pair and 1 other card`, `a 2-pair tractor and 2 other cards` (seed 004's rungs; the rank's counts
+    overlap, a triple tractor's triples being triples and its pairs pairs, so each card is named once)."""
     quads, t3, t2, triples, pairs = rank
-    parts = []
-    if quads:
-        parts.append("a quad" if quads == 1 else f"{quads} quads")
-    parts += [f"a {length}-triple tractor" for length in t3]
-    parts += [f"a {length}-pair tractor" for length in t2]
-    if triples and not t3:
-        parts.append("a triple" if triples == 1 else f"{triples} triples")
-    if pairs and not (quads or t2 or t3):
-        parts.append("a pair" if pairs == 1 else f"{pairs} pairs")
-    return " and ".join(parts) or "singles"
+    quad_tractor = any(unit.width == 4 and unit.length >= 2 for unit in lead.units)
+    width = 4 if quad_tractor else 3
+    loose_quads = quads - sum(t3) if quad_tractor else quads
+    loose_triples = triples if quad_tractor else max(0, triples - sum(t3))
+    pair_pieces = list(t2)
+    for piece in t3:  # a triple (quad) tractor is also a pair tractor: named once
+        if piece in pair_pieces:
+            pair_pieces.remove(piece)
+    loose_pairs = max(0, pairs - 2 * loose_quads - (width // 2) * sum(t3) - sum(pair_pieces) - loose_triples)
+    parts = [_count(loose_quads, "quad"), *(f"a {length}-{'quad' if quad_tractor else 'triple'} tractor" for length in t3),
+             *(f"a {length}-pair tractor" for length in pair_pieces), _count(loose_triples, "triple"),
+             _count(loose_pairs, "pair")]
+    taken = 4 * loose_quads + width * sum(t3) + 2 * sum(pair_pieces) + 3 * loose_triples + 2 * loose_pairs
+    return _with_others([part for part in parts if part], lead.size - taken)
+
+
+def _describe_pairs(rank: tuple[int, tuple[int, ...]], lead: Lead) -> str:
+    """The rung a two-deck rank (P, T) stands for, in words and with the lead's card count: `a 3-pair
+    tractor and a 2-pair tractor`, `2 pairs and 1 other card`."""
+    pairs, pieces = rank
+    parts = [f"a {length}-pair tractor" for length in pieces] + [_count(pairs - sum(pieces), "pair")]
+    return _with_others([part for part in parts if part], lead.size - 2 * pairs)
+
+
+def _count(number: int, noun: str) -> str:
+    """`a pair`, `2 pairs`, or '' for none."""
+    return "" if number <= 0 else f"a {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _with_others(parts: list[str], others: int) -> str:
+    """Structure parts joined, then the cards left free: `a triple, a pair and 1 other card`."""
+    if others > 0:
+        parts.append(f"{others} other card{'s' if others > 1 else ''}" if parts else
+                     f"any {others} card{'s' if others > 1 else ''}")
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0] if parts else "singles"
 
 
 def forms_lead_shape(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> bool:

@@ -23,8 +23,13 @@ from trainer.engine.trump import TRUMP, TrumpContext
 
 BOMB = 100_000
 """Bombs (`bombs` option) rank above everything: BOMB + 1000 × cards + strength of the face."""
-WIDER = 50_000
-"""The four-deck preset (seed 000): the wider plays that take a pair-tractor trick rank above every tractor."""
+WIDER = 20_000
+"""The four-deck preset (seed 000): the wider plays that take a pair-tractor trick rank above every tractor
+of their suit."""
+RUFF = 2 * WIDER
+"""The four-deck preset: a ruff of a side-suit pair-tractor lead ranks above every play of the led suit,
+its wider plays included (seed 000's 4条比2连拖大 compares plays of one suit; docs/decisions.md); only a
+bomb (`bombs`) ranks higher."""
 WIDER_THAN_TRACTOR = {2: (4, 1), 3: (3, 2), 4: (4, 2)}
 """Four decks: pair-tractor length → the (width, length) of the wider play of as many cards that beats it:
 a quad (2222 > 7788), two consecutive triples (222333 > 667788), two consecutive quads."""
@@ -151,9 +156,12 @@ def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext,
             return [ctx.strength[play[0].index]]
         if unit.width == 2 and unit.length in WIDER_THAN_TRACTOR and ctx.rules.preset == "four-deck" \
                 and ctx.rules.decks == 4:
+            ruff = RUFF if first != lead.suit else 0
             wider = _candidates(counts, *WIDER_THAN_TRACTOR[unit.length], ctx)
             if wider:
-                return [WIDER + wider[0][0]]
+                return [ruff + WIDER + wider[0][0]]
+            found = _candidates(counts, 2, unit.length, ctx)
+            return [ruff + found[0][0]] if found else None
         if unit.length == 1:  # a tuple: the strongest face held that many times
             tops = [ctx.strength[face] for face, copies in counts.items() if copies >= unit.width]
             return [max(tops)] if tops else None
