@@ -147,6 +147,80 @@ def test_seed_004_triple_ladder(hand: str, play: str, legal: bool) -> None:
     assert is_legal("three-deck", "7S 7S 7S", hand, play) is legal
 
 
+# Issue 21: the hand 33 444 999 K can make seed 004's second rung, 一副拖拉机 + 任意两张 (3344 + any two
+# cards, a 4 or a 9 among them), which ranks above its two triples; a hand that cannot make a tractor
+# owes the next rung it can make.
+@pytest.mark.parametrize(("hand", "play", "legal"), [
+    ("3S 3S 4S 4S 4S 9S 9S 9S KS", "3S 3S 4S 4S 9S 9S", True),
+    ("3S 3S 4S 4S 4S 9S 9S 9S KS", "3S 3S 4S 4S 9S KS", True),
+    ("3S 3S 4S 4S 4S 9S 9S 9S KS", "3S 3S 4S 4S 4S KS", True),
+    ("3S 3S 4S 4S 4S 9S 9S 9S KS", "3S 3S 4S 4S 4S 9S", True),
+    ("3S 3S 4S 4S 4S 9S 9S 9S KS", "4S 4S 4S 9S 9S 9S", False),
+    ("3S 3S 4S 4S 4S 9S 9S 9S KS", "3S 3S 9S 9S 9S KS", False),
+    # no two pairs at consecutive positions: the two triples are owed, not three pairs
+    ("3S 3S 5S 5S 5S 9S 9S 9S KS", "5S 5S 5S 9S 9S 9S", True),
+    ("3S 3S 5S 5S 5S 9S 9S 9S KS", "3S 3S 5S 5S 9S 9S", False),
+    # a tractor and no triple: the tractor and any two
+    ("3S 3S 4S 4S 9S 9S JS KS", "3S 3S 4S 4S 9S 9S", True),
+    ("3S 3S 4S 4S 9S 9S JS KS", "3S 3S 4S 4S JS KS", True),
+    ("3S 3S 4S 4S 9S 9S JS KS", "3S 3S 9S 9S JS KS", False),
+    # a 3-pair tractor ranks with a 2-pair tractor + two: any 2-pair piece of it and any two
+    ("3S 3S 4S 4S 5S 5S 9S KS", "4S 4S 5S 5S 9S KS", True),
+    ("3S 3S 4S 4S 5S 5S 9S KS", "3S 3S 5S 5S 9S KS", False),
+])
+def test_seed_004_tractor_rung(hand: str, play: str, legal: bool) -> None:
+    assert is_legal("three-deck", TITANIC, hand, play) is legal
+
+
+def refusal(preset: str, lead: str, hand: str, play: str, level: str = "2", trump: str = "H",
+            **options: object) -> str | None:
+    """Why `play` from `hand` does not legally follow `lead` (None when it does)."""
+    ctx = context(preset, level, trump, **options)
+    return follow_problem(Lead.of(parse_cards(lead), ctx), face_counts(parse_cards(hand)), parse_cards(play), ctx)
+
+
+@pytest.mark.parametrize(("hand", "play", "reason"), [
+    # seed 004's 泰坦尼克 ladder: each refusal names the rung the hand can make, with the lead's six cards
+    ("4S 4S 4S 5S 5S 5S 9S", "4S 4S 4S 5S 5S 9S", "a 2-triple tractor (holds 9♠ 5♠ 5♠ 5♠ 4♠ 4♠ 4♠)"),
+    ("3S 3S 4S 4S 4S 9S 9S 9S KS", "4S 4S 4S 9S 9S 9S",
+     "a 2-pair tractor and 2 other cards (holds K♠ 9♠ 9♠ 9♠ 4♠ 4♠ 4♠ 3♠ 3♠)"),
+    ("9S 9S 9S JS JS JS 3S", "9S 9S JS JS 3S 9S", "2 triples (holds J♠ J♠ J♠ 9♠ 9♠ 9♠ 3♠)"),
+    ("9S 9S 9S QS QS 3S KS", "9S 9S QS QS 3S KS",
+     "a triple, a pair and 1 other card (holds K♠ Q♠ Q♠ 9♠ 9♠ 9♠ 3♠)"),
+    ("3S 3S 3S 5S 9S JS KS", "3S 3S 5S 9S JS KS", "a triple and 3 other cards (holds K♠ J♠ 9♠ 5♠ 3♠ 3♠ 3♠)"),
+    ("3S 3S 5S 5S 9S JS KS", "3S 3S 5S 9S JS KS", "2 pairs and 2 other cards (holds K♠ J♠ 9♠ 5♠ 5♠ 3♠ 3♠)"),
+    ("3S 3S 5S 9S JS KS QS", "3S 5S 9S JS KS QS", "a pair and 4 other cards (holds K♠ Q♠ J♠ 9♠ 5♠ 3♠ 3♠)"),
+])
+def test_titanic_refusals_name_the_rung(hand: str, play: str, reason: str) -> None:
+    played = " ".join(card.pretty for card in parse_cards(play))
+    assert refusal("three-deck", TITANIC, hand, play) == f"must follow the tractor in ♠ with {reason} but played {played}"
+
+
+@pytest.mark.parametrize(("preset", "lead", "hand", "play", "reason"), [
+    # the review's case: a triple led (♥ is trump), ♥QQQ 3 held — the triple is owed, three cards
+    ("three-deck", "9H 9H 9H", "QH QH QH 3H 5C", "QH QH 3H",
+     "must follow the triple in trump with a triple (holds Q♥ Q♥ Q♥ 3♥) but played Q♥ Q♥ 3♥"),
+    # seed 004's triple ladder: 一副对子 + 一单张
+    ("three-deck", "7S 7S 7S", "9S 9S 3S 4S", "9S 3S 4S",
+     "must follow the triple in ♠ with a pair and 1 other card (holds 9♠ 9♠ 4♠ 3♠) but played 9♠ 3♠ 4♠"),
+    # four decks: a led quad asks for a quad, then a 2-pair tractor, then two pairs, then a pair + two
+    ("four-deck", "7S 7S 7S 7S", "9S 9S 9S 9S 3S 4S", "9S 9S 3S 4S",
+     "must follow the quad in ♠ with a quad (holds 9♠ 9♠ 9♠ 9♠ 4♠ 3♠) but played 9♠ 9♠ 3♠ 4♠"),
+    ("four-deck", "7S 7S 7S 7S", "9S 9S 10S 10S 3S", "9S 9S 10S 3S",
+     "must follow the quad in ♠ with a 2-pair tractor (holds 10♠ 10♠ 9♠ 9♠ 3♠) but played 9♠ 9♠ 10♠ 3♠"),
+    ("four-deck", "7S 7S 7S 7S", "9S 9S JS JS 3S", "9S 9S JS 3S",
+     "must follow the quad in ♠ with 2 pairs (holds J♠ J♠ 9♠ 9♠ 3♠) but played 9♠ 9♠ J♠ 3♠"),
+    ("four-deck", "7S 7S 7S 7S", "9S 9S JS 3S 4S", "9S JS 3S 4S",
+     "must follow the quad in ♠ with a pair and 2 other cards (holds J♠ 9♠ 9♠ 4♠ 3♠) but played 9♠ J♠ 3♠ 4♠"),
+    # two consecutive quads led (a quad tractor), answered with one quad and two pairs: both quads owed
+    ("four-deck", "AS AS AS AS KS KS KS KS", "QS QS QS QS 9S 9S 9S 9S 3S 3S", "QS QS QS QS 9S 9S 3S 3S",
+     "must follow the tractor in ♠ with 2 quads (holds Q♠ Q♠ Q♠ Q♠ 9♠ 9♠ 9♠ 9♠ 3♠ 3♠) "
+     "but played Q♠ Q♠ Q♠ Q♠ 9♠ 9♠ 3♠ 3♠"),
+])
+def test_wide_refusals_name_the_rung(preset: str, lead: str, hand: str, play: str, reason: str) -> None:
+    assert refusal(preset, lead, hand, play) == reason
+
+
 # -- rbtying's multi-deck follow tests (level 4, ♠ trump) -----------------------------------------
 
 RB = {"level": "4", "trump": "S"}

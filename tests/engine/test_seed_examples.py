@@ -189,6 +189,36 @@ def test_follow_reason_in_words():
                        "but played 8♠ 8♠ 9♠ 9♠ Q♠ Q♠")
 
 
+@pytest.mark.parametrize(("lead", "hand", "play", "reason"), [
+    # a throw owing two pairs (AA QQ K: no tractor), answered with one: the rung names both pairs and the single
+    ("AS AS QS QS KS", "9S 9S 7S 7S 5S 4S", "9S 9S 7S 5S 4S",
+     "must follow the throw in ♠ with 2 pairs and 1 other card (holds 9♠ 9♠ 7♠ 7♠) but played 9♠ 9♠ 7♠ 5♠ 4♠"),
+    # a throw of two tractors of different lengths (AAKKQQ + 8877): both pieces are named, not "and more"
+    ("AS AS KS KS QS QS 8S 8S 7S 7S", "JS JS 10S 10S 9S 9S 5S 5S 4S 4S 3S 3S", "JS JS 10S 10S 9S 9S 5S 5S 3S 3S",
+     "must follow the throw in ♠ with a 3-pair tractor and a 2-pair tractor (holds J♠ J♠ 10♠ 10♠ 9♠ 9♠ 5♠ 5♠ "
+     "4♠ 4♠ 3♠ 3♠) but played J♠ J♠ 10♠ 10♠ 9♠ 9♠ 5♠ 5♠ 3♠ 3♠"),
+    # a 3-pair tractor led to a hand holding a 2-pair tractor and a loose pair: that rung, not "3 pairs"
+    ("3S 3S 4S 4S 5S 5S", "9S 9S 10S 10S QS QS 6S 7S", "9S 9S QS QS 6S 7S",
+     "must follow the tractor in ♠ with a 2-pair tractor and a pair (holds Q♠ Q♠ 10♠ 10♠ 9♠ 9♠) "
+     "but played 9♠ 9♠ Q♠ Q♠ 6♠ 7♠"),
+    # a single led: one card, in the singular
+    ("3S", "4S 5S 3H", "3H", "must follow ♠ with 1 ♠ card (holds 2), but played 3♥"),
+])
+def test_follow_refusal_texts(lead, hand, play, reason):
+    ctx = TrumpContext.parse("2", "H")
+    assert follow_problem(Lead.of(cards(lead), ctx), face_counts(cards(hand)), cards(play), ctx) == reason
+
+
+@pytest.mark.parametrize(("lead", "tractors", "pairs"), [
+    ("AS AS KS KS 9S 9S 3S", (2,), 3),      # a throw with a tractor and a pair: the pair is no tractor
+    ("AS KS 9S 9S", (), 1),                 # a throw with one pair
+    ("AS AS KS KS QS QS 8S 8S 7S 7S", (3, 2), 5),
+])
+def test_lead_tractors_of_a_throw(lead, tractors, pairs):
+    found = Lead.of(cards(lead), TrumpContext.parse("2", "H"))
+    assert (found.kind, found.tractors, found.pairs) == ("throw", tractors, pairs)
+
+
 FOUR_PAIR_TRACTOR = "3S 3S 4S 4S 5S 5S 6S 6S"
 FIVE_PAIR_TRACTOR = "3S 3S 4S 4S 5S 5S 6S 6S 7S 7S"
 
