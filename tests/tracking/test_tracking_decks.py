@@ -301,3 +301,41 @@ def test_the_no_pair_shortcut_agrees_with_the_engine(spec):
             assert shows_no_pair(lead, in_suit, ctx) is (fewer and no_legal_holder(lead, in_suit, ctx))
             checked += fewer
     assert checked >= 20
+
+
+def triple_lead_answered(follow: str, seat1_spades: list[str]):
+    """A four-deck deal (level 2, no trump) whose first trick is ♠555 led by seat 0 and answered by seat 1
+    with ♠K Q 9 out of `seat1_spades`; seats 2 and 3 hold no ♠ and discard."""
+    *held, kitty = extras(4, "2")
+    hands = [suit_cards(suit, 4) + extra for suit, extra in zip("SHCD", held, strict=True)]
+    hearts = ["3H"] * 4 + ["4H"] * 3
+    for card in seat1_spades:
+        hands[0].remove(card)
+    for card in hearts:
+        hands[1].remove(card)
+    hands[0] += hearts
+    hands[1] += seat1_spades
+    plays = [["5S"] * 3, ["KS", "QS", "9S"], ["AC", "KC", "QC"], ["AD", "KD", "QD"]]
+    data = {"format": FORMAT, "rules": {"preset": "four-deck", "follow": follow}, "level": "2", "trump": "none",
+            "banker": 0, "hands": hands, "kitty": kitty, "buried": list(kitty),
+            "tricks": [{"leader": 0, "plays": plays}]}
+    record = parse_record(data)
+    replay(record)
+    return record
+
+
+@pytest.mark.parametrize("follow, seat1_spades, pairless", [
+    # protect_longer (rules.md §4): a held quad is never made to give a triple or a pair, so a hand holding
+    # ♠8888 may answer ♠555 with three singles — the play proves no ♠ pair is missing from seat 1's hand
+    ("protect_longer", ["KS", "QS", "9S", "8S", "8S", "8S", "8S"], False),
+    # strict: any held pair (a quad gives one, or a triple) is owed, so the same singles prove seat 1 has none
+    ("strict", ["KS", "QS", "9S", "7S", "6S", "4S", "3S"], True),
+])
+def test_a_quad_kept_whole_under_protect_longer_is_no_pairlessness(follow, seat1_spades, pairless):
+    """Issue 21 (a mutant of the tracker's width test survived): the fact is stated from the rule above,
+    not from the helper the tracker and the recount share; seats 2 and 3 discarded and show voids instead."""
+    record = triple_lead_answered(follow, seat1_spades)
+    for seat in (0, 2, 3):
+        shown = facts(record, seat, "1.4")["no_pairs"]
+        assert ("S" in shown["1"]) is pairless, (seat, shown)
+        assert recount(record, seat, Position.parse("1.4", record)).no_pairs[1] == (1 if pairless else 0)
