@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 
@@ -237,6 +238,40 @@ def test_random_follow_falls_back_to_the_legal_plays():
     play = random_follow(lead, hand, ctx, rng)
     assert follow_problem(lead, hand, play, ctx) is None
     assert sorted(str(card) for card in play) == ["8S", "8S", "9S", "9S"]
+
+
+class _TractorFirst(_NeverTractorFirst):
+    """A random source whose guesses take the tractor first (`random` below 0.7) and otherwise the
+    weakest pairs first."""
+
+    def random(self) -> float:
+        return 0.5
+
+
+def _no_fallback(*_: object) -> None:
+    raise AssertionError("random_follow listed the legal plays: its guesses never found one")
+
+
+@pytest.mark.parametrize(("lead", "hand", "pairs", "source"), [
+    # a pair led to ♠99 and eight singles: a guess takes the pair first (a random two would find it 1 time in 45)
+    ("KS KS", "9S 9S 3S 4S 5S 6S 7S 8S 10S JS AD", ["9S", "9S"], random.Random),
+    # a tractor led to ♠4466 8899: with the tractor taken first the first guess is legal (the weakest
+    # pairs, 44 and 66, would never be)
+    ("KS KS QS QS", "9S 9S 8S 8S 4S 4S 6S 6S 3S AD", ["8S", "8S", "9S", "9S"], _TractorFirst),
+])
+def test_random_follow_guesses_pairs_first(monkeypatch, lead, hand, pairs, source):
+    """The random bot's guess takes as many pairs as the lead asks for (a tractor first when it asks for
+    one), then singles: legal at once, without listing the legal plays."""
+    from trainer.engine import follow
+
+    monkeypatch.setattr(follow, "legal_follows", _no_fallback)
+    ctx = TrumpContext.parse("2", "H")
+    led = Lead.of(parse_cards(lead), ctx)
+    held = Counter(card.index for card in parse_cards(hand))
+    for seed in range(40):
+        play = random_follow(led, dict(held), ctx, source(seed))
+        assert follow_problem(led, dict(held), play, ctx) is None
+        assert sorted(str(card) for card in play) == pairs
 
 
 def test_reads_the_partners_answer_to_an_opponents_ace_in_no_trump():
