@@ -147,9 +147,11 @@ REFEREE_CASES: list[tuple[str, dict[str, Any] | str, dict[str, Any]]] = [
     # issue 21: the refusal names the rung the hand can make, with the lead's card count (three decks)
     ("follow_three_deck_triple_rung", {"op": "follow", "rules": "three-deck", **L2H, "lead": ["9H", "9H", "9H"],
                                        "hand": ["QH", "QH", "QH", "3H", "5C"], "play": ["QH", "QH", "3H"]},
-     {"legal": False, "reason": "must follow the triple in trump with a triple (holds Q♥ Q♥ Q♥ 3♥) but played Q♥ Q♥ 3♥"}),
+     {"legal": False,
+      "reason": "must follow the triple in trump with a triple (holds Q♥ Q♥ Q♥ 3♥) but played Q♥ Q♥ 3♥"}),
     ("follow_titanic_two_triples", {"op": "follow", "rules": "three-deck", **L2H, "lead": ["7S"] * 3 + ["8S"] * 3,
-                                    "hand": ["9S"] * 3 + ["JS"] * 3 + ["3S"], "play": ["9S", "9S", "JS", "JS", "3S", "9S"]},
+                                    "hand": ["9S"] * 3 + ["JS"] * 3 + ["3S"],
+                                    "play": ["9S", "9S", "JS", "JS", "3S", "9S"]},
      {"legal": False, "reason": "must follow the tractor in ♠ with 2 triples (holds J♠ J♠ J♠ 9♠ 9♠ 9♠ 3♠) "
                                 "but played 9♠ 9♠ J♠ J♠ 3♠ 9♠"}),
     ("follow_titanic_tractor_rung", {"op": "follow", "rules": "three-deck", **L2H, "lead": ["7S"] * 3 + ["8S"] * 3,

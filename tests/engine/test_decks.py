@@ -193,7 +193,8 @@ def refusal(preset: str, lead: str, hand: str, play: str, level: str = "2", trum
 ])
 def test_titanic_refusals_name_the_rung(hand: str, play: str, reason: str) -> None:
     played = " ".join(card.pretty for card in parse_cards(play))
-    assert refusal("three-deck", TITANIC, hand, play) == f"must follow the tractor in ♠ with {reason} but played {played}"
+    expected = f"must follow the tractor in ♠ with {reason} but played {played}"
+    assert refusal("three-deck", TITANIC, hand, play) == expected
 
 
 @pytest.mark.parametrize(("preset", "lead", "hand", "play", "reason"), [
@@ -216,8 +217,18 @@ def test_titanic_refusals_name_the_rung(hand: str, play: str, reason: str) -> No
     ("four-deck", "AS AS AS AS KS KS KS KS", "QS QS QS QS 9S 9S 9S 9S 3S 3S", "QS QS QS QS 9S 9S 3S 3S",
      "must follow the tractor in ♠ with 2 quads (holds Q♠ Q♠ Q♠ Q♠ 9♠ 9♠ 9♠ 9♠ 3♠ 3♠) "
      "but played Q♠ Q♠ Q♠ Q♠ 9♠ 9♠ 3♠ 3♠"),
+    # a 2-pair tractor fills two of a led 3-triple tractor's triples and leaves the third to a triple held
+    ("three-deck", "7S 7S 7S 8S 8S 8S 9S 9S 9S", "3S 3S 4S 4S JS JS JS KS KS KS AS", "3S 3S 4S 4S KS KS JS AS JS",
+     "must follow the tractor in ♠ with a 2-pair tractor, a triple and 2 other cards (holds A♠ K♠ K♠ K♠ J♠ J♠ J♠ "
+     "4♠ 4♠ 3♠ 3♠) but played 3♠ 3♠ 4♠ 4♠ K♠ K♠ J♠ A♠ J♠"),
+    ("three-deck", "7S 7S 7S 8S 8S 8S 9S 9S 9S", "3S 3S 4S 4S JS JS JS KS KS KS AS", "3S 3S 4S 4S KS KS KS AS JS",
+     None),
+    # two consecutive quads led to ♠3344 999: a 2-pair tractor and the pair of the triple (the quads' 4 pairs)
+    ("four-deck", "AS AS AS AS KS KS KS KS", "3S 3S 4S 4S 9S 9S 9S 5S 6S", "3S 3S 9S 9S 9S 5S 6S 4S",
+     "must follow the tractor in ♠ with a 2-pair tractor, a pair and 2 other cards (holds 9♠ 9♠ 9♠ 6♠ 5♠ 4♠ 4♠ "
+     "3♠ 3♠) but played 3♠ 3♠ 9♠ 9♠ 9♠ 5♠ 6♠ 4♠"),
 ])
-def test_wide_refusals_name_the_rung(preset: str, lead: str, hand: str, play: str, reason: str) -> None:
+def test_wide_refusals_name_the_rung(preset: str, lead: str, hand: str, play: str, reason: str | None) -> None:
     assert refusal(preset, lead, hand, play) == reason
 
 

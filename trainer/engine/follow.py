@@ -300,8 +300,8 @@ def _wide_rank(counts: dict[int, int], caps: WideCaps,
     got_pairs = sum(1 for c in counts.values() if c == 2) if exact else sum(c // 2 for c in counts.values())
     t3 = best_packing(_runs({position[f] for f, c in counts.items() if has(c, 3)}), bins3) if bins3 else ()
     t2 = best_packing(_runs({position[f] for f, c in counts.items() if has(c, 2)}), bins2) if bins2 else ()
-    return min(got_quads, quads), t3, t2, min(got_triples, triples - _triples_taken(t3, t2, bins3, bins2)), \
-        min(got_pairs, pairs)
+    triples_left = max(0, triples - _triples_taken(t3, t2, bins3, bins2))
+    return min(got_quads, quads), t3, t2, min(got_triples, triples_left), min(got_pairs, pairs)
 
 
 def _triples_taken(t3: tuple[int, ...], t2: tuple[int, ...], bins3: tuple[int, ...], bins2: tuple[int, ...]) -> int:
@@ -378,7 +378,8 @@ def _describe_rank(rank: WideRank, lead: Lead) -> str:
         if piece in pair_pieces:
             pair_pieces.remove(piece)
     loose_pairs = max(0, pairs - 2 * loose_quads - (width // 2) * sum(t3) - sum(pair_pieces) - loose_triples)
-    parts = [_count(loose_quads, "quad"), *(f"a {length}-{'quad' if quad_tractor else 'triple'} tractor" for length in t3),
+    tuple_word = "quad" if quad_tractor else "triple"
+    parts = [_count(loose_quads, "quad"), *(f"a {length}-{tuple_word} tractor" for length in t3),
              *(f"a {length}-pair tractor" for length in pair_pieces), _count(loose_triples, "triple"),
              _count(loose_pairs, "pair")]
     taken = 4 * loose_quads + width * sum(t3) + 2 * sum(pair_pieces) + 3 * loose_triples + 2 * loose_pairs

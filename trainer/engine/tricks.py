@@ -154,19 +154,18 @@ def play_profile(lead: Lead, play: Sequence[Card], ctx: TrumpContext,
         unit = lead.units[0]
         if unit.width == 1:
             return [ctx.strength[play[0].index]]
+        lift = 0
         if unit.width == 2 and unit.length in WIDER_THAN_TRACTOR and ctx.rules.preset == "four-deck" \
                 and ctx.rules.decks == 4:
-            ruff = RUFF if first != lead.suit else 0
+            lift = RUFF if first != lead.suit else 0
             wider = _candidates(counts, *WIDER_THAN_TRACTOR[unit.length], ctx)
             if wider:
-                return [ruff + WIDER + wider[0][0]]
-            found = _candidates(counts, 2, unit.length, ctx)
-            return [ruff + found[0][0]] if found else None
+                return [lift + WIDER + wider[0][0]]
         if unit.length == 1:  # a tuple: the strongest face held that many times
             tops = [ctx.strength[face] for face, copies in counts.items() if copies >= unit.width]
             return [max(tops)] if tops else None
         found = _candidates(counts, unit.width, unit.length, ctx)
-        return [found[0][0]] if found else None
+        return [lift + found[0][0]] if found else None
     counts = dict(counts)  # a copy: `_groupings` takes units out of it
     deciding = lead.deciding
     if ctx.rules.throw_compare == "largest_unit" and deciding:  # the grouping best for the largest unit
