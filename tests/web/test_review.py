@@ -201,12 +201,12 @@ def test_every_explanation_line_is_translated(app, lang) -> None:
 
 DECIDING_LINES = [  # (the line of trainer.drills.explain, in Chinese, in English), viewer seat 0
     ("No — A♦ is still out: one played in trick 3, the other unseen",
-     "不是——A♦还在外面：一张第 3 墩已出，另一张未见", "No — A♦ is still out: one played in trick 3, the other unseen"),
-    ("K♠ is not out: both played in trick 1", "K♠不在外面：两张都第 1 墩已出", "K♠ is not out: both played in trick 1"),
+     "不是——A♦还在外面：一张第 3 轮已出，另一张未见", "No — A♦ is still out: one played in trick 3, the other unseen"),
+    ("K♠ is not out: both played in trick 1", "K♠不在外面：两张都第 1 轮已出", "K♠ is not out: both played in trick 1"),
     ("36 in all − 12 played − 9 mine − 1 in the kitty = 14", "共 36 − 已出 12 − 我手里 9 − 底牌里 1 = 14",
      "36 in all − 12 played − 9 mine − 1 in the kitty = 14"),
     ("25 (trick 3) + 5 (trick 7) − 30 (failed throw, trick 8) + 40 (kitty) = 40",
-     "25（第 3 墩） + 5（第 7 墩） − 30（第 8 墩甩牌失败） + 40（底牌） = 40",
+     "25（第 3 轮） + 5（第 7 轮） − 30（第 8 轮甩牌失败） + 40（底牌） = 40",
      "25 (trick 3) + 5 (trick 7) − 30 (failed throw, trick 8) + 40 (kitty) = 40"),
     ("80 − 95 = −15", "80 − 95 = −15", "80 − 95 = −15"),
     ("20 (K♠ K♠) + 5 (5♠) = 25", "20（K♠ K♠） + 5（5♠） = 25", "20 (K♠ K♠) + 5 (5♠) = 25"),
