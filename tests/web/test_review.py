@@ -18,7 +18,7 @@ from trainer.tracking.tracker import public_events, track
 from trainer.web.models import Attempt
 
 from .drilling import HX, attempts, drive, expected_question, position_after, run_row, session, start, statements
-from .pages import visible_text
+from .pages import RAW_NOTATION, player_words, visible_text
 
 REVIEW_LINK = re.compile(r'href="/review/(\d+)"')
 
@@ -120,6 +120,9 @@ def test_a_mistake_shows_the_deal_at_that_moment(app, alice, mistakes) -> None:
     assert decisive < account and "完整的来龙去脉" in why  # what decides first, open; the full account collapsed
     for word in ("下家", "对家", "上家", "主牌", "绝门"):
         assert word in page.text
+    shown = player_words(page.text)
+    assert f"第 {trick} 轮，出了 {plays} 手之后" in shown and "墩" not in shown  # 轮 for a trick (training.md §3)
+    assert not RAW_NOTATION.search(shown), RAW_NOTATION.findall(shown)
     again = alice.get(f"/review/{attempt.id}", headers=HX)
     assert again.status_code == 200 and "HX-Request" in again.headers["Vary"]
 
