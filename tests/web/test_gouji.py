@@ -61,6 +61,10 @@ def test_a_gouji_deal_page_and_export(gouji_app, player):
     assert page.status_code == 200
     text = visible_text(page.text)
     assert "Seat 5" in text and "头科" in text
+    assert not RAW_NOTATION.search(text), RAW_NOTATION.findall(text)
+    for exchange in data["exchanges"]:  # 买3 names its cards as players write them
+        assert spoken_card(exchange["card"], JOKER_WORDS["en"]) in text
+        assert spoken_card(exchange["paid"], JOKER_WORDS["en"]) in text
     exported = player.get(f"/deals/{deal_id}/export")
     assert json.loads(exported.text)["rounds"] == data["rounds"]
 

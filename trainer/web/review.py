@@ -125,7 +125,8 @@ def show(attempt_id: int) -> Any:
         facts = gouji_facts_json(data.snapshot(seat, plays), attempt.position)
         language = lang()
         return render_page("review/show_gouji.html", **feedback(attempt, data, language), drill=drill, deal_id=deal_id,
-                           lang=language, settings={"hand_sizes": True}, where=position_words(attempt.position)[language],
+                           lang=language, settings={"hand_sizes": True},
+                           where=position_words(attempt.position)[language],
                            table=gouji_stretch(data, seat, plays, plays, drill.hand_sizes if drill else "always"),
                            rows=gouji_fact_rows(facts, language), relevant=gouji_relevant_row(attempt.question, facts))
     snap = data.snapshot(seat, plays)
