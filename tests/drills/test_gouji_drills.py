@@ -7,7 +7,8 @@ import random
 import pytest
 
 from trainer.drills.definitions import load_drills
-from trainer.drills.gouji import QUESTION_TYPES, GoujiDrill, context, make_question, plan_run, question_at
+from tests.web.pages import JOKER_WORDS, RAW_NOTATION, spoken_card, spoken_position
+from trainer.drills.gouji import QUESTION_TYPES, GoujiDrill, context, explain, make_question, plan_run, question_at
 from trainer.engine.errors import MalformedError
 from trainer.gouji import GoujiRules
 from trainer.gouji.bots import record_hand
@@ -124,3 +125,39 @@ def test_bad_gouji_drills_are_refused_with_the_field():
         GoujiDrill.from_toml(dict(base, checkpoints={"kinds": ["trick_end"]}), "t.toml")
     with pytest.raises(MalformedError, match="hand_sizes"):
         GoujiDrill.from_toml(dict(base, hand_sizes="sometimes"), "t.toml")
+
+
+SEAT_KINDS = ("cards_left", "jokers_shown", "gouji_plays", "opened")
+"""The question types explained by what the seat asked about has played."""
+
+
+@pytest.mark.parametrize("kind", list(QUESTION_TYPES))
+def test_explanations_name_cards_and_positions_as_players_do(kind):
+    """Every 够级 explanation, in both languages, names no card or position in record notation (`BJ`, `JS`, `1.5`):
+    a seat's plays read 第R轮第K手 / round R, play K with their cards as J♠ 大王 (the web names the jokers in the
+    reader's language), a rank's counts 大王 / 小王 for the jokers."""
+    record = deal(8)
+    events = list(public_events(record))
+    qtype = QUESTION_TYPES[kind]
+    explained = 0
+    for seat, actions in ((1, len(events) // 3), (4, 2 * len(events) // 3), (0, len(events) - 1)):
+        position = GoujiPosition.after(actions, record)
+        ctx = context(track(record, seat, position), str(position))
+        for subject in qtype.subjects:
+            question = qtype.build(ctx, subject)
+            if question is None:
+                continue
+            lines = explain(question, ctx)
+            for language in ("zh", "en"):
+                text = "\n".join(lines[language])
+                assert not RAW_NOTATION.search(text), (language, RAW_NOTATION.findall(text))
+                if subject in JOKER_WORDS["zh"]:
+                    assert text.startswith(JOKER_WORDS["zh"][subject] + ("：共" if language == "zh" else ": "))
+                if kind in SEAT_KINDS:
+                    entry = ctx.facts["seats"][str(ctx.seat_of(subject))]
+                    between = " " if language == "zh" else ": "
+                    for play in entry["gouji_plays" if kind == "gouji_plays" else "plays"]:
+                        cards = " ".join(spoken_card(code, JOKER_WORDS["zh"]) for code in play["cards"])
+                        assert f"{spoken_position(play['at'], language)}{between}{cards}" in text
+            explained += 1
+    assert explained

@@ -151,7 +151,7 @@ def test_numbers_of_5000_digits_in_the_address_or_a_form(app, alice) -> None:
     huge = "7" * 5000
     run_id = start(alice, "trumps")
     shared = re.search(r'href="/deals/([0-9a-f]{16})"', alice.get("/deals").text).group(1)
-    assert "第 1 墩" in alice.get(f"/deals/{shared}?trick={huge}&seat={huge}", headers=HX).text
+    assert "第 1 轮" in alice.get(f"/deals/{shared}?trick={huge}&seat={huge}", headers=HX).text
     assert alice.post(f"/runs/{run_id}/step?at={huge}", headers=HX).status_code == 200
     assert alice.post(f"/runs/{run_id}/answer", data={"checkpoint": huge, "answer": huge}).status_code == 303
     refused = alice.post("/deals/generate", data={"rules": "standard", "count": huge})

@@ -307,9 +307,9 @@ def test_bad_uploads_are_refused_in_words(app, alice, case: str) -> None:
         "not a record": (b'"a string"', "这不是有效的牌局记录", "a deal record must be a JSON object"),
         "wrong format": (json.dumps(_record() | {"format": "jipai-deal/9"}).encode(), "记录中的格式有误",
                          "format must be"),
-        "illegal play": (json.dumps(illegal).encode(), "第 3 墩：", reason),
+        "illegal play": (json.dumps(illegal).encode(), "第 3 轮：", reason),
         "bad id": (json.dumps(_record() | {"id": "../../etc/passwd"}).encode(), "不是 1–64 个字母", None),
-        "one bad in an array": (json.dumps([_record(1), illegal]).encode(), "第 2 局：第 3 墩：", reason),
+        "one bad in an array": (json.dumps([_record(1), illegal]).encode(), "第 2 局：第 3 轮：", reason),
         "unknown preset": (json.dumps(_record() | {"rules": "pinochle"}).encode(), "记录中的规则有误",
                            "unknown rules preset 'pinochle'"),
         "missing field": (json.dumps({k: v for k, v in _record().items() if k != "kitty"}).encode(),
@@ -335,7 +335,7 @@ def test_an_illegal_play_names_trick_and_seat(alice) -> None:
     assert reason.startswith("trick 3, seat ")
     seat = int(reason.removeprefix("trick 3, seat ").split(":")[0])
     error, detail = _refusal(_upload(alice, json.dumps(illegal)).text)
-    assert error == f"一局也没有导入：第 3 墩：{seat} 号位的出牌不合规则" and detail == reason
+    assert error == f"一局也没有导入：第 3 轮：{seat} 号位的出牌不合规则" and detail == reason
     alice.post("/lang", data={"lang": "en"})
     error, detail = _refusal(_upload(alice, json.dumps(illegal)).text)
     assert error == f"Nothing was imported: trick 3: seat {seat} plays against the rules" and detail == reason
@@ -463,7 +463,7 @@ def test_deal_page_replays_every_trick(app, alice) -> None:
         fragment = alice.get(f"/deals/{deal.id}?trick={number}", headers=HX)
         assert fragment.status_code == 200 and "<html" not in fragment.text
         assert fragment.text.lstrip().startswith('<section id="trick"')
-        assert f"第 {number} 墩（共 {len(summary['tricks'])} 墩）" in fragment.text
+        assert f"第 {number} 轮（共 {len(summary['tricks'])} 轮）" in fragment.text
         assert f"{trick['points']} 分" in fragment.text
         assert f"{trick['winner']} 号位" in re.search(r'<li class="seat wins">.*?</div>', fragment.text, re.DOTALL).group(0)
 
@@ -501,8 +501,8 @@ def test_deal_page_names_the_banker_from_the_chosen_seat(app, alice) -> None:
 
 def test_deal_page_clamps_the_trick_number(app, alice) -> None:
     deal = _stored(app)[0]
-    assert "第 1 墩" in alice.get(f"/deals/{deal.id}?trick=-4", headers=HX).text
-    assert f"第 {deal.tricks} 墩" in alice.get(f"/deals/{deal.id}?trick=999", headers=HX).text
+    assert "第 1 轮" in alice.get(f"/deals/{deal.id}?trick=-4", headers=HX).text
+    assert f"第 {deal.tricks} 轮" in alice.get(f"/deals/{deal.id}?trick=999", headers=HX).text
 
 
 def test_an_unfinished_deal(app, alice) -> None:

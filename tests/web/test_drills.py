@@ -265,7 +265,7 @@ def test_the_hand_is_sorted_trumps_first_and_earlier_tricks_are_cleared(app, ali
     for at in range(first + 1):
         alice.post(f"/runs/{run_id}/step", data={"at": at}, headers=HX)
     page = frame(alice.get(f"/runs/{run_id}", headers=HX).text, 0)
-    assert "第 2 墩" in page
+    assert "第 2 轮" in page
     plays = re.findall(r'<div class="play">(.*?)</div>', page)
     assert sum(1 for p in plays if "card" in p) == 1  # only the new lead is on the table
     hand = re.search(r'<div class="hand">(.*?)</div>\s*</div>', page, re.DOTALL).group(1)

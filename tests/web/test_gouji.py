@@ -14,15 +14,16 @@ from flask.testing import FlaskClient
 from sqlmodel import col
 
 from trainer.drills.definitions import DRILLS_DIR, load_drills
-from trainer.drills.gouji import question_at
-from trainer.gouji.records import parse_gouji_record
-from trainer.gouji.tracker import public_events
+from trainer.drills.gouji import QUESTION_TYPES, context, question_at
+from trainer.drills.questions import Question
+from trainer.gouji.records import GoujiPosition, parse_gouji_record
+from trainer.gouji.tracker import public_events, track
 from trainer.web.library import add_records, check_record
-from trainer.web.models import Deal, DrillRun
+from trainer.web.models import Attempt, Deal, DrillRun
 from trainer.web.quiz import GOUJI_QUESTION_LABELS
 
 from .drilling import HX, attempts, run_row, session, start
-from .pages import visible_text
+from .pages import JOKER_WORDS, RAW_NOTATION, player_words, spoken_card, spoken_position, visible_text
 
 GOUJI = load_drills(game="gouji")
 STARTER = sorted(Path(DRILLS_DIR / "deals").glob("gouji-*.json"))[:3]
@@ -60,6 +61,10 @@ def test_a_gouji_deal_page_and_export(gouji_app, player):
     assert page.status_code == 200
     text = visible_text(page.text)
     assert "Seat 5" in text and "头科" in text
+    assert not RAW_NOTATION.search(text), RAW_NOTATION.findall(text)
+    for exchange in data["exchanges"]:  # 买3 names its cards as players write them
+        assert spoken_card(exchange["card"], JOKER_WORDS["en"]) in text
+        assert spoken_card(exchange["paid"], JOKER_WORDS["en"]) in text
     exported = player.get(f"/deals/{deal_id}/export")
     assert json.loads(exported.text)["rounds"] == data["rounds"]
 
@@ -95,6 +100,7 @@ def test_a_gouji_drill_runs_end_to_end(gouji_app, player, fragment):
         response = player.post(f"/runs/{run_id}/answer", data={"checkpoint": index, "answer": str(answer)},
                                headers=headers, follow_redirects=not fragment)
         assert response.status_code == 200 and "Right" in visible_text(response.text)
+        assert not RAW_NOTATION.search(player_words(response.text)), RAW_NOTATION.findall(player_words(response.text))
     stored = attempts(gouji_app, run_id)
     assert len(stored) == len(run.checkpoints) and all(a.correct for a in stored)
     player.post(f"/runs/{run_id}/step?at={run_row(gouji_app, run_id).cursor}", headers=headers)
@@ -149,29 +155,87 @@ def test_a_gouji_review_shows_the_trackers_facts(gouji_app, player, headers):
     assert page.status_code == 200
     facts = asked.facts
 
-    def row(key: str) -> tuple[str, list[str]]:
-        found = re.search(rf'<tr id="fact-{key}"([^>]*)><th>[^<]*</th>(.*?)</tr>', page.text, re.DOTALL)
+    def row(key: str) -> tuple[str, list[str], str]:
+        """A facts row: its attributes, its cells' text and its heading's."""
+        found = re.search(rf'<tr id="fact-{key}"([^>]*)><th>(.*?)</th>(.*?)</tr>', page.text, re.DOTALL)
         assert found, key
-        return found.group(1), re.findall(r"<td>([^<]*)</td>", found.group(2))
+        cells = [visible_text(cell) for cell in re.findall(r"<td>(.*?)</td>", found.group(3))]
+        return found.group(1), cells, visible_text(found.group(2))
 
     for rank, entry in facts["ranks"].items():
         gouji = facts["gouji"].get(rank)
         expected = [entry["total"], entry["played"], entry["mine"], entry["unseen"], entry["in_hands"]]
         expected += [gouji["max_sets_unseen"], gouji["sets_played"]] if gouji else ["—", "—"]
         assert row(f"rank-{rank}")[1] == [str(n) for n in expected]
+        assert row(f"rank-{rank}")[2] == JOKER_WORDS["en"].get(rank, rank)
     others = [q for q in facts["seats"] if int(q) != run.seat]
     assert len(others) == 5 and f'id="fact-seat-{run.seat}"' not in page.text
     for q in others:
         entry = facts["seats"][q]
         left, shown, gouji_plays, opened, out = row(f"seat-{q}")[1]
         assert int(left) == facts["hand_sizes"][int(q)] and int(gouji_plays) == len(entry["gouji_plays"])
-        assert shown == (" ".join(f"{r}×{n}" for r, n in entry["shown"].items() if n) or "—")
+        assert shown == (" ".join(f"{JOKER_WORDS['en'].get(r, r)}×{n}" for r, n in entry["shown"].items() if n) or "—")
         assert opened == ("yes" if entry["opened"] else "no") and (out == "—") == (entry["out"] is None)
     assert row(f"rank-{asked.question.card}")[0] == ' class="relevant"'
     assert page.text.count('class="relevant"') == 1
     explained = visible_text(page.text)
-    entry = facts["ranks"][asked.question.card]
-    assert f"{asked.question.card}: {entry['total']} in the decks, {entry['played']} played" in explained
+    entry, card = facts["ranks"][asked.question.card], asked.question.card
+    assert f"{JOKER_WORDS['en'].get(card, card)}: {entry['total']} in the decks, {entry['played']} played" in explained
     assert player.post("/lang", data={"lang": "zh"}).status_code == 303
     chinese = visible_text(player.get(f"/review/{attempt.id}", headers=headers).text)
-    assert "花和钱（王和2）" in chinese and f"{asked.question.card}：共{entry['total']}张，已出{entry['played']}张" in chinese
+    assert "花和钱（王和2）" in chinese
+    assert f"{JOKER_WORDS['zh'].get(card, card)}：共{entry['total']}张，已出{entry['played']}张" in chinese
+
+
+@pytest.fixture
+def every_kind(gouji_app: Flask, player: FlaskClient) -> list[tuple[Attempt, dict]]:
+    """A run of alice's with a wrong answer to every 够级 question type (the 花和钱 ones about the jokers), each at
+    the latest position of the run's deal where it has a question; each attempt with the viewer's §6 facts."""
+    run = run_row(gouji_app, start(player, "gouji-everything"))
+    with session(gouji_app) as db:
+        record = parse_gouji_record(db.get(Deal, run.deal_pk).record)
+        actions = sum(len(rnd.actions) for rnd in record.rounds)
+        subjects = {"hua_qian_out": ("BJ",), "hua_qian_in_hands": ("SJ",)}
+        made = []
+        for checkpoint, (kind, qtype) in enumerate(QUESTION_TYPES.items()):
+            for count in range(actions - 1, 0, -1):
+                position = GoujiPosition.after(count, record)
+                ctx = context(track(record, run.seat, position), str(position))
+                asked = [q for subject in subjects.get(kind, qtype.subjects) if (q := qtype.build(ctx, subject))]
+                if asked:
+                    break
+            question: Question = asked[0]
+            wrong = question.answer + 1 if question.kind == "number" else ("no" if question.answer == "yes" else "yes")
+            attempt = Attempt(run_id=run.id, user_id=run.user_id, checkpoint=checkpoint, question=question.to_json(),
+                              question_type=kind, expected=question.answer, given=wrong, correct=False, ms=1500,
+                              position=str(position), seat=run.seat, deal_pk=run.deal_pk)
+            db.add(attempt)
+            made.append((attempt, ctx.facts))
+        db.commit()
+    return made
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_gouji_pages_name_cards_and_positions_as_players_do(player, every_kind, language):
+    """The review of a mistake of every 够级 question type, in Chinese and in English, shows no card or position
+    in record notation (`BJ`, `SJ`, `JS`, `10H`, `1.5`): where it happened reads 第R轮第K手 / round R, play K,
+    every seat's plays their positions so and their cards as J♠ 大王 (Big Joker in English), the facts table the
+    jokers by name."""
+    assert player.post("/lang", data={"lang": language}).status_code == 303
+    jokers, between = JOKER_WORDS[language], " " if language == "zh" else ": "
+    for attempt, facts in every_kind:
+        text = player_words(player.get(f"/review/{attempt.id}").text)
+        assert not RAW_NOTATION.search(text), (attempt.question_type, RAW_NOTATION.findall(text))
+        assert spoken_position(attempt.position, language) in text
+        assert all(name in text for name in jokers.values())
+        subject = attempt.question["card"]
+        if subject in jokers:
+            assert f"{jokers[subject]}{'：共' if language == 'zh' else ': '}{facts['ranks'][subject]['total']}" in text
+        for q, entry in facts["seats"].items():
+            if int(q) != attempt.seat:
+                for play in entry["plays"]:
+                    cards = " ".join(spoken_card(code, jokers) for code in play["cards"])
+                    assert f"{spoken_position(play['at'], language)}{between}{cards}" in text
+        if attempt.question_type == "higher_out":
+            above = list(facts["ranks"])[:list(facts["ranks"]).index(subject)]
+            assert all(f"{jokers.get(rank, rank)}×{facts['ranks'][rank]['unseen']}" in text for rank in above)

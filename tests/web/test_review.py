@@ -18,7 +18,7 @@ from trainer.tracking.tracker import public_events, track
 from trainer.web.models import Attempt
 
 from .drilling import HX, attempts, drive, expected_question, position_after, run_row, session, start, statements
-from .pages import visible_text
+from .pages import RAW_NOTATION, player_words, visible_text
 
 REVIEW_LINK = re.compile(r'href="/review/(\d+)"')
 
@@ -120,6 +120,9 @@ def test_a_mistake_shows_the_deal_at_that_moment(app, alice, mistakes) -> None:
     assert decisive < account and "完整的来龙去脉" in why  # what decides first, open; the full account collapsed
     for word in ("下家", "对家", "上家", "主牌", "绝门"):
         assert word in page.text
+    shown = player_words(page.text)
+    assert f"第 {trick} 轮，出了 {plays} 手之后" in shown and "墩" not in shown  # 轮 for a trick (training.md §3)
+    assert not RAW_NOTATION.search(shown), RAW_NOTATION.findall(shown)
     again = alice.get(f"/review/{attempt.id}", headers=HX)
     assert again.status_code == 200 and "HX-Request" in again.headers["Vary"]
 
@@ -201,12 +204,12 @@ def test_every_explanation_line_is_translated(app, lang) -> None:
 
 DECIDING_LINES = [  # (the line of trainer.drills.explain, in Chinese, in English), viewer seat 0
     ("No — A♦ is still out: one played in trick 3, the other unseen",
-     "不是——A♦还在外面：一张第 3 墩已出，另一张未见", "No — A♦ is still out: one played in trick 3, the other unseen"),
-    ("K♠ is not out: both played in trick 1", "K♠不在外面：两张都第 1 墩已出", "K♠ is not out: both played in trick 1"),
+     "不是——A♦还在外面：一张第 3 轮已出，另一张未见", "No — A♦ is still out: one played in trick 3, the other unseen"),
+    ("K♠ is not out: both played in trick 1", "K♠不在外面：两张都第 1 轮已出", "K♠ is not out: both played in trick 1"),
     ("36 in all − 12 played − 9 mine − 1 in the kitty = 14", "共 36 − 已出 12 − 我手里 9 − 底牌里 1 = 14",
      "36 in all − 12 played − 9 mine − 1 in the kitty = 14"),
     ("25 (trick 3) + 5 (trick 7) − 30 (failed throw, trick 8) + 40 (kitty) = 40",
-     "25（第 3 墩） + 5（第 7 墩） − 30（第 8 墩甩牌失败） + 40（底牌） = 40",
+     "25（第 3 轮） + 5（第 7 轮） − 30（第 8 轮甩牌失败） + 40（底牌） = 40",
      "25 (trick 3) + 5 (trick 7) − 30 (failed throw, trick 8) + 40 (kitty) = 40"),
     ("80 − 95 = −15", "80 − 95 = −15", "80 − 95 = −15"),
     ("20 (K♠ K♠) + 5 (5♠) = 25", "20（K♠ K♠） + 5（5♠） = 25", "20 (K♠ K♠) + 5 (5♠) = 25"),

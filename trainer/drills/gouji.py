@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trainer.drills.questions import Question, drill_field, question_weights
+from trainer.engine.cards import Card, parse_cards, pretty_cards
 from trainer.engine.errors import MalformedError
 from trainer.gouji.facts import facts_json
 from trainer.gouji.inference import infer_json
@@ -46,8 +47,26 @@ ASKED_RELATIONS = ("对头", "下家", "上家", "下手联邦", "上手联邦")
 """Seats asked about, the 对头 and the 下家 first (X "记住对头和下家所发出的牌点及牌型")."""
 
 
+JOKER_RANKS = ("BJ", "SJ")
+
+
 def _rank_words(rank: str) -> tuple[str, str]:
     return RANK_WORDS.get(rank, (rank, rank))
+
+
+def rank_name(rank: str) -> str:
+    """A rank of the §6 facts (`BJ`, `SJ`, `2`, `A` … `3`) as players name it: the jokers 大王 and 小王 as the
+    cards name them (`Card.pretty`, which the web shows in the reader's language), the others as printed."""
+    return Card.parse(rank).pretty if rank in JOKER_RANKS else rank
+
+
+def position_words(at: str) -> dict[str, str]:
+    """A position `R.K` as players say it, in Chinese and English: 第1轮第5手 / round 1, play 5; `R.0`, before
+    round R's first play."""
+    number, _, within = at.partition(".")
+    if within == "0":
+        return {"zh": f"第{number}轮开始前", "en": f"round {number}, before its first play"}
+    return {"zh": f"第{number}轮第{within}手", "en": f"round {number}, play {within}"}
 
 
 def _yes_no(answer: bool) -> dict[str, Any]:
@@ -340,9 +359,9 @@ def _lines() -> tuple[dict[str, list[str]], Callable[[str, str], None]]:
 def rank_lines(facts: dict[str, Any], rank: str) -> dict[str, list[str]]:
     """One rank's §6 counts in words (zh and en): total, played, mine, out, in hands, and its 够级 sets."""
     lines, line = _lines()
-    entry = facts["ranks"][rank]
-    line(f"{rank}：共{entry['total']}张，已出{entry['played']}张，自己{entry['mine']}张，外面{entry['unseen']}张",
-         f"{rank}: {entry['total']} in the decks, {entry['played']} played, {entry['mine']} in your hand, "
+    entry, name = facts["ranks"][rank], rank_name(rank)
+    line(f"{name}：共{entry['total']}张，已出{entry['played']}张，自己{entry['mine']}张，外面{entry['unseen']}张",
+         f"{name}: {entry['total']} in the decks, {entry['played']} played, {entry['mine']} in your hand, "
          f"{entry['unseen']} out")
     line(f"手里（连自己）还有{entry['in_hands']}张 = 共{entry['total']} − 已出{entry['played']}",
          f"still in hands (yours too): {entry['in_hands']} = {entry['total']} − {entry['played']} played")
@@ -356,15 +375,18 @@ def rank_lines(facts: dict[str, Any], rank: str) -> dict[str, list[str]]:
 
 
 def seat_lines(facts: dict[str, Any], seat: int, gouji_only: bool = False) -> dict[str, list[str]]:
-    """What one seat has shown, in words (zh and en): its plays (only its 够级 plays with `gouji_only`),
-    its cards left, whether it opened."""
+    """What one seat has shown, in words (zh and en): its plays (only its 够级 plays with `gouji_only`), each
+    with its position and its cards as players name them, its cards left, whether it opened."""
     lines, line = _lines()
     entry = facts["seats"][str(seat)]
     relation = entry["relation"]
     plays = entry["gouji_plays"] if gouji_only else entry["plays"]
-    shown = "；".join(f"{p['at']} {' '.join(p['cards'])}" for p in plays) or "—"
-    line(f"{relation}（座位{seat}）出过：{shown}",
-         f"your {RELATION_WORDS.get(relation, relation)} (seat {seat}) played: {shown}")
+
+    def shown(language: str, between: str, separator: str) -> str:
+        return separator.join(f"{position_words(p['at'])[language]}{between}{pretty_cards(parse_cards(p['cards']))}"
+                              for p in plays) or "—"
+    line(f"{relation}（座位{seat}）出过：{shown('zh', ' ', '；')}",
+         f"your {RELATION_WORDS.get(relation, relation)} (seat {seat}) played: {shown('en', ': ', '; ')}")
     line(f"还剩{facts['hand_sizes'][seat]}张", f"{facts['hand_sizes'][seat]} cards left")
     line("已开点" if entry["opened"] else "还没开点", "opened" if entry["opened"] else "not opened yet")
     return lines
@@ -380,7 +402,7 @@ def explain(question: Question, ctx: Context) -> dict[str, list[str]]:
     if kind == "higher_out":
         above = [(name, entry["unseen"]) for name, entry in facts["ranks"].items()]
         index = [name for name, _ in above].index(subject)
-        parts = [f"{name} {count}" for name, count in above[:index]]
+        parts = [f"{rank_name(name)}×{count}" for name, count in above[:index]]
         line(f"比{subject}大的外面还有：{'，'.join(parts)}，共{facts['higher_unseen'][subject]}张",
              f"out above {subject}: {', '.join(parts)}; {facts['higher_unseen'][subject]} in all")
     elif kind in ("cards_left", "jokers_shown", "gouji_plays", "opened"):
@@ -397,4 +419,5 @@ def explain(question: Question, ctx: Context) -> dict[str, list[str]]:
 
 
 __all__ = ["GoujiDrill", "GoujiPlan", "GoujiAsked", "QUESTION_TYPES", "make_question", "plan_run", "question_at",
-           "snapshot_after", "position_after", "context", "Context", "explain", "rank_lines", "seat_lines"]
+           "snapshot_after", "position_after", "context", "Context", "explain", "rank_lines", "seat_lines", "rank_name",
+           "position_words"]

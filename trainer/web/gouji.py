@@ -11,7 +11,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from trainer.drills.gouji import (GoujiAsked, GoujiDrill, GoujiPlan, context, explain, plan_run, question_at,
-                                  snapshot_after)
+                                  rank_name, snapshot_after)
 from trainer.drills.explain import Explanation
 from trainer.drills.questions import Question
 from trainer.engine.cards import Card
@@ -136,7 +136,8 @@ class GoujiStretch:
     """(round number, mode in words)."""
     counter: list[Shown]
     hand: list[tuple[str, list[tuple[CardView, int | None]]]]
-    """My hand by rank, high to low: each card with the step it is played at (None: kept)."""
+    """My hand by rank (named as players name it: 大王, 小王, 2 …), high to low: each card with the step it is
+    played at (None: kept)."""
     rounds: int
     game: str = "gouji"
 
@@ -191,7 +192,7 @@ def gouji_stretch(data: GoujiDealData, viewer: int, start: int, end: int, hand_s
     for card in data.hand(viewer, start):
         steps = gone.get(card)
         by_rank.setdefault(VALUE_OF[card.index], []).append((gouji_card(card), steps.pop(0) if steps else None))
-    hand = [(VALUE_NAMES[v], by_rank[v]) for v in VALUES_HIGH_TO_LOW if v in by_rank]
+    hand = [(rank_name(VALUE_NAMES[v]), by_rank[v]) for v in VALUES_HIGH_TO_LOW if v in by_rank]
     return GoujiStretch(end - start, chairs, spans([round_at(c) for c in frames]),
                         spans([(c, data.total) for c in frames]), hand, len(record.rounds))
 

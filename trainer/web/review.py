@@ -18,7 +18,7 @@ from sqlmodel import col, func, select
 from wtforms import DateField, Form, SelectChoice, SelectField
 from wtforms.validators import Optional
 
-from trainer.drills.gouji import rank_lines, seat_lines
+from trainer.drills.gouji import position_words, rank_lines, rank_name, seat_lines
 from trainer.drills.questions import Question
 from trainer.gouji.facts import facts_json as gouji_facts_json
 from trainer.gouji.records import place_name
@@ -123,10 +123,12 @@ def show(attempt_id: int) -> Any:
     if isinstance(data, GoujiDealData):
         drill = drills().get(drill_id)
         facts = gouji_facts_json(data.snapshot(seat, plays), attempt.position)
-        return render_page("review/show_gouji.html", **feedback(attempt, data, lang()), drill=drill, deal_id=deal_id,
-                           lang=lang(), settings={"hand_sizes": True},
+        language = lang()
+        return render_page("review/show_gouji.html", **feedback(attempt, data, language), drill=drill, deal_id=deal_id,
+                           lang=language, settings={"hand_sizes": True},
+                           where=position_words(attempt.position)[language],
                            table=gouji_stretch(data, seat, plays, plays, drill.hand_sizes if drill else "always"),
-                           rows=gouji_fact_rows(facts, lang()), relevant=gouji_relevant_row(attempt.question, facts))
+                           rows=gouji_fact_rows(facts, language), relevant=gouji_relevant_row(attempt.question, facts))
     snap = data.snapshot(seat, plays)
     facts = facts_json(snap, attempt.position)
     events = data.events[:plays]
@@ -219,19 +221,19 @@ def gouji_relevant_row(question: dict[str, Any], facts: dict[str, Any]) -> str:
 
 
 def gouji_fact_rows(facts: dict[str, Any], language: str) -> list[FactRow]:
-    """The 够级 §6 facts as compact rows, each explained: a row per rank (花和钱 first) with its cards and
-    够级 sets, then a row per other seat with its cards left and what it has shown."""
+    """The 够级 §6 facts as compact rows, each explained: a row per rank (花和钱 first, ranks named as players
+    name them) with its cards and 够级 sets, then a row per other seat with its cards left and what it has shown."""
     rows = []
     for rank, entry in facts["ranks"].items():
         gouji = facts["gouji"].get(rank)
-        rows.append(FactRow(f"rank-{rank}", rank, [
+        rows.append(FactRow(f"rank-{rank}", rank_name(rank), [
             str(entry["total"]), str(entry["played"]), str(entry["mine"]), str(entry["unseen"]),
             str(entry["in_hands"]), str(gouji["max_sets_unseen"]) if gouji else "—",
             str(gouji["sets_played"]) if gouji else "—"], rank_lines(facts, rank)[language]))
     for q, entry in facts["seats"].items():
         if int(q) == facts["seat"]:
             continue
-        shown = " ".join(f"{rank}×{n}" for rank, n in entry["shown"].items() if n) or "—"
+        shown = " ".join(f"{rank_name(rank)}×{n}" for rank, n in entry["shown"].items() if n) or "—"
         out = entry["out"]
         rows.append(FactRow(f"seat-{q}", relation_label(entry["relation"]), [
             str(facts["hand_sizes"][int(q)]), shown, str(len(entry["gouji_plays"])),
