@@ -521,7 +521,7 @@ def test_complete_deal_end_full_object():
         "revealed_voids": {"0": ["H"], "1": ["trump"], "2": ["S", "H", "trump"], "3": ["S", "H", "trump"]},
         "no_pairs": {"0": [], "2": [], "3": []},
         "points_won": [0, 150, 0, 0],
-        "score": {"attackers": 250, "banker_side": 0, "unplayed": 0, "to_take_over": -170},
+        "score": {"attackers": 250, "banker_side": 0, "unplayed": 0, "to_take_over": 0},
         "hand_sizes": [0, 0, 0, 0],
         "trick": {"leader": 1, "plays": [["5H"], ["5C"], ["5D"], ["3S"]], "winning": 1}}
     banker = facts(deal_d(), 0, "end")
@@ -533,7 +533,7 @@ def test_complete_deal_end_full_object():
 def test_complete_deal_last_play_before_the_kitty_is_turned_over():
     f = facts(deal_d(), 1, "21.4")
     assert f["points_won"] == [0, 150, 0, 0]
-    assert f["score"] == {"attackers": 150, "banker_side": 0, "unplayed": 50, "to_take_over": -70}
+    assert f["score"] == {"attackers": 150, "banker_side": 0, "unplayed": 50, "to_take_over": 0}
     buried = c("KS KS 10S 10S 5S 5S 4S 4S")
     assert f["suits"]["S"] == {
         "played": 16, "mine": 0, "unseen": 8, "points_unplayed": 50, "points_unseen": 50,
@@ -555,7 +555,7 @@ def test_complete_deal_last_play_before_the_kitty_is_turned_over():
 def test_complete_deal_last_trick_mid_way():
     f = facts(deal_d(), 1, "21.3")
     assert f["points_won"] == [0, 135, 0, 0]
-    assert f["score"] == {"attackers": 135, "banker_side": 0, "unplayed": 50, "to_take_over": -55}
+    assert f["score"] == {"attackers": 135, "banker_side": 0, "unplayed": 50, "to_take_over": 0}
     assert f["hand_sizes"] == [1, 0, 0, 0]
     assert f["trick"] == {"leader": 1, "plays": [["5H"], ["5C"], ["5D"]], "winning": 1}
     assert_invariants(f)
@@ -924,3 +924,13 @@ def test_tier2_an_impossible_position_is_refused(record, seat, at, changes, mess
     snap = _snapshot_with(record(), seat, at, **changes)
     with pytest.raises(InconsistentError, match=message):
         Inference(snap)
+
+
+def test_to_take_over_stops_at_zero_once_the_attackers_have_enough():
+    """Seat 1's side wins every trick of deal D from trick 7: the need falls to 0 and stays there."""
+    needs = []
+    for number in range(6, 22):
+        f = facts(deal_d(), 1, f"{number}.4")
+        needs.append((f["score"]["attackers"], f["score"]["to_take_over"]))
+    assert all(need == max(80 - attackers, 0) for attackers, need in needs)
+    assert needs[0][1] > 0 and needs[-1] == (150, 0)

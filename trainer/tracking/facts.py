@@ -158,7 +158,7 @@ def facts_json(snap: Snapshot, at: str) -> dict[str, Any]:
         "score": {"attackers": attackers_score,
                   "banker_side": sum(snap.points_won) - attackers,
                   "unplayed": unplayed_points,
-                  "to_take_over": 2 * step - attackers_score},
+                  "to_take_over": max(2 * step - attackers_score, 0)},
         "hand_sizes": list(snap.hand_sizes),
         "trick": trick,
     }
