@@ -182,3 +182,25 @@ def test_the_voids_checkpoint_after_a_ruff_asks_about_the_suit_ruffed() -> None:
 def test_a_question_has_one_of_three_answer_kinds() -> None:
     with pytest.raises(ValueError, match="answer kind 'checkbox'"):
         Question("voids", "checkbox", {"zh": "", "en": ""}, [], "voids")
+
+
+def test_to_take_over_is_asked_only_while_the_attackers_still_need_points() -> None:
+    """tracking.md: the fact is never below 0 and the drill does not ask it at 0 (no "80 − 90 = −10")."""
+    asked = skipped = 0
+    for record in deals(6):
+        events = list(public_events(record))
+        seat = (record.banker + 1) % 4
+        threshold = 2 * record.rules.level_step
+        for plays in range(0, total_plays(record) + 1, 4):
+            snap = snapshot_after(record, seat, plays, events)
+            facts = facts_json(snap, str(position_after(record, plays)))
+            attackers = facts["score"]["attackers"]
+            assert facts["score"]["to_take_over"] == max(threshold - attackers, 0)
+            question = make_question("to_take_over", facts, snap, random.Random(plays))
+            if attackers >= threshold:
+                assert question is None
+                skipped += 1
+            else:
+                assert question is not None and question.answer == threshold - attackers > 0
+                asked += 1
+    assert asked and skipped

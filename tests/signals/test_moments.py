@@ -170,3 +170,46 @@ def test_after_a_strong_draw_request_the_helper_leads_trumps():
             for index, play in enumerate(trick.plays):
                 hands[(trick.leader + index) % 4].subtract(play)
     assert checked
+
+
+def banker_leads_after_the_first(record):
+    """Each lead of the banker after trick 1, with the banker's hand before it, the banker's previous lead
+    and the tricks after it, read off the record (not from the detector's walk)."""
+    ctx, hand, previous = record.ctx, Counter(record.playing_hands()[record.banker]), None
+    for number, trick in enumerate(record.tricks, start=1):
+        lead = trick.plays[0]
+        if trick.leader == record.banker:
+            if number > 1:
+                yield number, lead, list(hand.elements()), previous, len(record.tricks) - number
+            previous = lead
+        hand.subtract(trick.plays[(record.banker - trick.leader) % 4])
+
+
+@pytest.mark.parametrize("seed", [5, 2])
+def test_no_side_suits_is_never_read_into_a_lead_from_trumps_only_or_in_the_last_tricks(seed):
+    """signals.md `opening_request` rule 2: the detector fills `switch`, `side_left` and `tricks_left` from
+    the deal, so a banker's later level card is a moment only as a switch from a side suit by a banker
+    still holding a side card, with 3 or more tricks to go."""
+    trumps_only = asked = 0
+    for record in signalled("basic_89JQ", seed=seed, count=5 if seed == 5 else 2):
+        ctx = record.ctx
+        moments = {m.trick: m for m in find_moments(record) if m.kind == "opening" and m.trick > 1}
+        for number, lead, hand, previous, after in banker_leads_after_the_first(record):
+            card = lead[0]
+            if len(lead) != 1 or card.is_joker or card.rank != ctx.level:
+                assert number not in moments
+                continue
+            side_left = any(ctx.suit_of[c.index] != 4 for c in hand)
+            trumps_only += not side_left
+            switch = ctx.suit_of[previous[0].index] != 4
+            moment = moments.get(number)
+            if side_left and switch and after >= 3:
+                assert moment is not None and moment.expected == {"request": "no_side_suits", "rule": "midhand_level"}
+                assert (moment.request["switch"], moment.request["side_left"], moment.request["tricks_left"]) == \
+                    (True, True, after)
+                assert answer(json.dumps(moment.request), OPS) == moment.expected
+                asked += 1
+            else:
+                assert moment is None, moment.to_json()
+    assert trumps_only >= (3 if seed == 5 else 0)  # the review's case: the endgame leads from trumps only
+    assert asked == (0 if seed == 5 else 1)  # seed 2's second deal switches to 2♦ in trick 10 of 24

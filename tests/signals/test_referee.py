@@ -282,6 +282,16 @@ OPENING = [
     (OP("AS", trump="none"), REQ(None, "none")),
     (OP("2C", trump="none"), REQ("strong_draw", "opening_level")),
     (OP("AD", level="A"), REQ("strong_draw", "opening_level")),
+    # rule 2's fields: a later level card asks only as a switch by a banker holding a side card, 3+ tricks left
+    (OP("2D", trick=9, switch=True, side_left=True, tricks_left=3), REQ("no_side_suits", "midhand_level")),
+    (OP("2D", trick=9, switch=False), REQ(None, "none")),  # the banker was leading trumps already
+    (OP("2S", trick=20, side_left=False), REQ(None, "none")),  # only trumps left: no choice, no request
+    (OP("2D", trick=23, tricks_left=2), REQ(None, "none")),  # the last tricks
+    (OP("2D", trick=24, tricks_left=0, switch=False, side_left=False), REQ(None, "none")),
+    (OP("QD", trick=9, switch=True), REQ(None, "none")),  # the fields make no request of their own
+    # trick 1 has no previous lead: the fields do not touch the opening lead
+    (OP("2D", switch=False, side_left=False, tricks_left=0), REQ("strong_draw", "opening_level")),
+    (OP("QD", switch=False), REQ("help_draw_trumps", "opening_JQA")),
 ]
 
 CASES = RESPOND + INTERPRET + DISCARD_ORDER + DISCARD_PLAY + PASS_CASES + OPENING
@@ -324,6 +334,10 @@ ERRORS = [
     (OP("QD", trick=0), "trick"),
     (OP("QD", trick=True), "trick"),
     (OP("", trick=1), "at least one card"),
+    (OP("2D", trick=9, switch="yes"), "switch: expected true or false"),
+    (OP("2D", trick=9, side_left=1), "side_left: expected true or false"),
+    (OP("2D", trick=9, tricks_left=-1), "tricks_left"),
+    (OP("2D", trick=9, tricks_left=True), "tricks_left"),
     (S(SMALL, signalled=("D",)), "not a side suit"),
     ({**S(SMALL), "suit": "X"}, "not a side suit"),
     ({**S(SMALL), "partner_won_trick": "yes"}, "true or false"),

@@ -126,7 +126,7 @@ BANKER_SPADES_A = c("KS QS QS JS JS 10S 9S 9S 8S 8S 7S 7S 6S 6S 5S 4S 4S 3S 3S")
 def test_key_order_top_level_and_nested():
     f = facts(deal_a(), 1, "0.0")
     assert list(f) == ["seat", "at", "level", "trump", "trumps", "suits", "voids", "revealed_voids", "no_pairs",
-                       "points_won", "score", "hand_sizes", "trick"]
+                       "no_tractors", "points_won", "score", "hand_sizes", "trick"]
     assert (f["seat"], f["at"], f["level"], f["trump"]) == (1, "1.0", "2", "none")
     assert list(f["trumps"]) == ["played", "mine", "unseen", "unseen_cards", "top"]
     assert list(f["trumps"]["top"]) == ["BJ", "SJ", "2S", "2H", "2C", "2D"]
@@ -520,8 +520,9 @@ def test_complete_deal_end_full_object():
         "voids": {"0": ALL_SUITS, "2": ALL_SUITS, "3": ALL_SUITS},
         "revealed_voids": {"0": ["H"], "1": ["trump"], "2": ["S", "H", "trump"], "3": ["S", "H", "trump"]},
         "no_pairs": {"0": [], "2": [], "3": []},
+        "no_tractors": {"0": [], "2": [], "3": []},
         "points_won": [0, 150, 0, 0],
-        "score": {"attackers": 250, "banker_side": 0, "unplayed": 0, "to_take_over": -170},
+        "score": {"attackers": 250, "banker_side": 0, "unplayed": 0, "to_take_over": 0},
         "hand_sizes": [0, 0, 0, 0],
         "trick": {"leader": 1, "plays": [["5H"], ["5C"], ["5D"], ["3S"]], "winning": 1}}
     banker = facts(deal_d(), 0, "end")
@@ -533,7 +534,7 @@ def test_complete_deal_end_full_object():
 def test_complete_deal_last_play_before_the_kitty_is_turned_over():
     f = facts(deal_d(), 1, "21.4")
     assert f["points_won"] == [0, 150, 0, 0]
-    assert f["score"] == {"attackers": 150, "banker_side": 0, "unplayed": 50, "to_take_over": -70}
+    assert f["score"] == {"attackers": 150, "banker_side": 0, "unplayed": 50, "to_take_over": 0}
     buried = c("KS KS 10S 10S 5S 5S 4S 4S")
     assert f["suits"]["S"] == {
         "played": 16, "mine": 0, "unseen": 8, "points_unplayed": 50, "points_unseen": 50,
@@ -555,7 +556,7 @@ def test_complete_deal_last_play_before_the_kitty_is_turned_over():
 def test_complete_deal_last_trick_mid_way():
     f = facts(deal_d(), 1, "21.3")
     assert f["points_won"] == [0, 135, 0, 0]
-    assert f["score"] == {"attackers": 135, "banker_side": 0, "unplayed": 50, "to_take_over": -55}
+    assert f["score"] == {"attackers": 135, "banker_side": 0, "unplayed": 50, "to_take_over": 0}
     assert f["hand_sizes"] == [1, 0, 0, 0]
     assert f["trick"] == {"leader": 1, "plays": [["5H"], ["5C"], ["5D"]], "winning": 1}
     assert_invariants(f)
@@ -924,3 +925,73 @@ def test_tier2_an_impossible_position_is_refused(record, seat, at, changes, mess
     snap = _snapshot_with(record(), seat, at, **changes)
     with pytest.raises(InconsistentError, match=message):
         Inference(snap)
+
+
+def test_to_take_over_stops_at_zero_once_the_attackers_have_enough():
+    """Seat 1's side wins every trick of deal D from trick 7: the need falls to 0 and stays there."""
+    needs = []
+    for number in range(6, 22):
+        f = facts(deal_d(), 1, f"{number}.4")
+        needs.append((f["score"]["attackers"], f["score"]["to_take_over"]))
+    assert all(need == max(80 - attackers, 0) for attackers, need in needs)
+    assert needs[0][1] > 0 and needs[-1] == (150, 0)
+
+
+# -- no_tractors ---------------------------------------------------------------------------------
+@functools.cache
+def deal_tractor_led(lead: str = "AS AS KS KS", follow: str = "QS QS 9S 9S", moved: str = "QS QS 9S 9S 6S 6S"):
+    """Seat 0 (banker, the spades) leads a ♠ tractor; seat 2 holds the ♠ `moved` (for as many of its low
+    clubs) and answers with `follow`; seats 1 and 3 hold no ♠ and discard their own low cards."""
+    hands, kitty = base("2")
+    for spade, club in zip(c(moved), c("3C 3C 4C 4C 5C 5C 6C 6C")):
+        swap(hands, kitty, spade, 0, club, 2)
+    size = len(c(lead))
+    hearts, diamonds = both("H", "3 4 5")[:size], both("D", "3 4 5")[:size]
+    tricks = [trick(0, lead, " ".join(hearts), follow, " ".join(diamonds))]
+    return make(hands, kitty, c("2S 2S 2H 2H 2C 2C 2D 2D"), tricks)
+
+
+def test_no_tractors_after_a_tractor_answered_with_pairs_that_are_not_adjacent():
+    # ♠AAKK led; seat 2 holds ♠QQ 99 66 and plays QQ 99. Had it kept any ♠ tractor it would have owed one
+    # (rules.md §4: P = 2 either way, and T = [2] outranks []), so it holds none now; it played 2 pairs for
+    # the lead's 2, so it is not shown pairless (it still holds ♠66)
+    f = facts(deal_tractor_led(), 1, "1.4")
+    assert f["no_pairs"] == {"0": [], "2": [], "3": []}
+    assert f["no_tractors"] == {"0": [], "2": ["S"], "3": []}
+    assert facts(deal_tractor_led(), 1, "1.2")["no_tractors"] == {"0": [], "2": [], "3": []}
+    assert facts(deal_tractor_led(), 0, "1.4")["no_tractors"] == {"1": [], "2": ["S"], "3": []}
+    # the banker sees ♠66 as the only unseen ♠: a live pair, and no tractor (seats 1 and 3 are void)
+    banker = facts(deal_tractor_led(), 0, "1.4")["suits"]["S"]
+    assert (banker["live_pairs"], banker["live_tractors"]) == (["6S"], [])
+
+
+def test_a_tractor_answered_with_a_shorter_tractor_shows_no_tractor_only_if_pairs_were_short():
+    # ♠AAKKQQ led; seat 2 holds ♠JJ 10 10 88 66 and plays JJ 10 10 88: three pairs and the 2-pair tractor
+    # the 3-pair one had room for. A hand with a further tractor elsewhere (♠55 66 with ♠66 kept) could
+    # not add to T (2 + 2 > 3), so the play was legal from it: nothing is shown
+    record = deal_tractor_led("AS AS KS KS QS QS", "JS JS 10S 10S 8S 8S", "JS JS 10S 10S 8S 8S 6S 6S")
+    f = facts(record, 1, "1.4")
+    assert f["no_tractors"] == {"0": [], "2": [], "3": []}
+    assert f["no_pairs"] == {"0": [], "2": [], "3": []}
+    # answered with two pairs and singles from a hand of ♠JJ 10 10 8 6: fewer pairs than led, so no pair
+    # is left (no_pairs), and then no tractor either
+    short = deal_tractor_led("AS AS KS KS QS QS", "JS JS 10S 10S 8S 6S", "JS JS 10S 10S 8S 6S")
+    f = facts(short, 1, "1.4")
+    assert f["no_pairs"] == {"0": [], "2": ["S"], "3": []}
+    assert f["no_tractors"] == {"0": [], "2": ["S"], "3": []}
+
+
+def test_live_tractors_leave_out_a_seat_shown_to_hold_no_tractor():
+    # at 1.0 of the base deal seat 1 sees every ♠ unseen; with seats 2 and 3 known void in ♠ only seat 0
+    # can hold ♠ pairs. Shown to hold no ♠ tractor, seat 0 still makes every ♠ pair live, but no tractor
+    hands, kitty = base("2")
+    record = make(hands, kitty, c("2S 2S 2H 2H 2C 2C 2D 2D"), [])
+    snap = track(record, 1, Position.parse("1.0", record))
+    spades_void = snap._replace(revealed_voids=(0, 0, 1, 1))
+    full = facts_json(spades_void, "1.0")["suits"]["S"]
+    assert full["live_tractors"] == [[card for card in side("S", "2")[::2]]]
+    shown = facts_json(spades_void._replace(no_tractors=(1, 0, 0, 0)), "1.0")
+    assert shown["suits"]["S"]["live_pairs"] == full["live_pairs"] and shown["suits"]["S"]["live_tractors"] == []
+    assert shown["no_tractors"] == {"0": ["S"], "2": [], "3": []}
+    # seat 2 shown so changes nothing: it is void anyway, seat 0 can still hold a tractor
+    assert facts_json(spades_void._replace(no_tractors=(0, 0, 1, 0)), "1.0")["suits"]["S"] == full

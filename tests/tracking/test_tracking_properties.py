@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from trainer.bots.random import random_record
 from trainer.engine import Card, Rules, parse_cards, points
+from trainer.engine.combos import pair_structure
 from trainer.engine.rules import PRESETS
 from trainer.engine.trump import SUIT_NAMES
 from trainer.records import Position, parse_record, replay, state_at
@@ -102,6 +103,34 @@ def test_counts_and_points_add_up(seed, rules_index, cut):
                 entry = suits[name]
                 assert entry["played"] + entry["mine"] + entry["unseen"] + known == decks * len(faces)
             assert facts["trumps"]["unseen"] == suits["trump"]["unseen"] == len(facts["trumps"]["unseen_cards"])
+
+
+@pytest.mark.parametrize("rules_index", range(len(RULES)), ids=RULE_IDS)
+@settings(max_examples=examples(2), **SETTINGS)
+@given(st.integers(0, 10**6))
+def test_no_pairs_and_no_tractors_hold_the_hidden_truth(rules_index, seed):
+    """A seat listed in `no_pairs` (`no_tractors`) for a suit really holds no pair (no tractor: two
+    consecutive positions with two or more copies each, rules.md §3) of it at every later position, and
+    `no_pairs` ⊆ `no_tractors`; the fact is public, so every viewer has the same bits."""
+    record = deal(seed, rules_index)
+    ctx = record.ctx
+    trackers = [tracker_for(record, seat) for seat in range(4)]
+    for event, position in zip(public_events(record), positions(record)[1:-1]):
+        for tracker in trackers:
+            tracker.observe(event)
+        snaps = [tracker.snapshot(position) for tracker in trackers]
+        hands = _truth(record, position)
+        for q in range(4):
+            shown = {snap.no_tractors[q] for snap in snaps if snap.seat != q}
+            assert len(shown) == 1 and snaps[(q + 1) % 4].no_pairs[q] & ~shown.pop() == 0
+            for suit in range(5):
+                held = {f: c for f, c in hands[q].items() if c and ctx.suit_of[f] == suit}
+                pairs, runs = pair_structure(held, ctx)
+                viewer = snaps[(q + 1) % 4]
+                if viewer.no_pairs[q] >> suit & 1:
+                    assert pairs == 0, (str(position), q, suit)
+                if viewer.no_tractors[q] >> suit & 1:
+                    assert not runs, (str(position), q, suit, held)
 
 
 def _truth(record, position):

@@ -219,11 +219,12 @@ def _width(question: Question) -> int:
     return live_width(question.fact.removeprefix("suits."))
 
 
-def _live_faces(question: Question, where: _Where) -> list[int]:
+def _live_faces(question: Question, where: _Where, in_tractor: bool = False) -> list[int]:
     snap = where.snap
     suit = SUIT_NAMES.index(question.suit or "trump")
     unseen_by_suit = [sum(snap.unseen[f] for f in snap.ctx.faces_by_suit[s]) for s in range(5)]
-    return live_tuple_faces(snap, suit, [voids(snap, q, unseen_by_suit) for q in range(4)], _width(question))
+    return live_tuple_faces(snap, suit, [voids(snap, q, unseen_by_suit) for q in range(4)], _width(question),
+                            in_tractor)
 
 
 def _live_pairs(question: Question, where: _Where) -> list[str]:
@@ -241,7 +242,7 @@ def _live_pairs(question: Question, where: _Where) -> list[str]:
 def _live_tractor(question: Question, where: _Where) -> list[str]:
     label = _suit(question)
     width = _width(question)
-    live = _live_faces(question, where)
+    live = _live_faces(question, where, in_tractor=True)
     runs = live_tractors(live, where.snap.ctx)
     if runs:
         return ["Yes — a tractor could still be out: " + " / ".join(pretty_cards(map(Card.parse, run)) for run in runs)]

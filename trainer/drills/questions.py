@@ -165,10 +165,13 @@ def focus_suit(snap: Snapshot) -> str | None:
 
 # -- numbers -----------------------------------------------------------------------------------------
 
-def _number(name: str, zh: str, en: str, fact: str, value: Callable[[dict[str, Any]], int]) -> None:
-    """Register a question whose answer is one number of the facts."""
-    _register(name, _no_subject, lambda facts, snap, subject: Question(name, "number", _prompt(zh, en),
-                                                                       value(facts), fact))
+def _number(name: str, zh: str, en: str, fact: str, value: Callable[[dict[str, Any]], int],
+            asked: Callable[[int], bool] = lambda answer: True) -> None:
+    """Register a question whose answer is one number of the facts, asked only where `asked` holds of it."""
+    def subjects(facts: dict[str, Any], snap: Snapshot) -> list[list[Subject]]:
+        return [[(None, None)]] if asked(value(facts)) else []
+    _register(name, subjects, lambda facts, snap, subject: Question(name, "number", _prompt(zh, en),
+                                                                    value(facts), fact))
 
 
 _number("trumps_unseen", "外面还有几张主？", "How many trumps are still out?", "trumps.unseen",
@@ -180,7 +183,7 @@ _number("constant_trumps_out", "外面还有几张常主（王和级牌）？", 
 _number("attackers_score", "闲家现在有多少分？", "How many points do the attackers have?", "score",
         lambda facts: facts["score"]["attackers"])
 _number("to_take_over", "闲家还差多少分上台？", "How many more points do the attackers need to take over?",
-        "score", lambda facts: facts["score"]["to_take_over"])
+        "score", lambda facts: facts["score"]["to_take_over"], asked=lambda needed: needed > 0)
 
 
 def _suit_number(name: str, key: str, zh: str, en: str, fact: str) -> None:

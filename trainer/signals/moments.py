@@ -85,6 +85,10 @@ class _Walk:
         self.discarded: list[list[Card]] = [[] for _ in range(4)]
         self.pending: list[list[int]] = [[] for _ in range(4)]
         self.waiting: list[int | None] = [None] * 4
+        self.last_lead: list[int | None] = [None] * 4
+        """The effective suit of each seat's previous lead."""
+        dealt = sum(len(hand) for hand in record.playing_hands())
+        self.complete = sum(len(play) for trick in record.tricks for play in trick.plays) == dealt
         base = {"rules": record.rules.to_json(), "level": record.data.get("level"), "trump": record.data.get("trump")}
         conventions: dict[str, Any] = {"signal_ranks": convention.signal_ranks_json(), "discard": convention.discard}
         conventions |= {flag: False for flag in ("k_ask", "five_lead") if not getattr(convention, flag)}
@@ -99,6 +103,18 @@ class _Walk:
 
     def request(self, op: str, **fields: Any) -> dict[str, Any]:
         return {"op": op, **self.base, **fields}
+
+    def lead_facts(self, number: int, leader: int, lead: tuple[Card, ...]) -> dict[str, Any]:
+        """`opening_request`'s rule-2 fields for a lead after trick 1 (before it is taken from the hand):
+        `switch` (the leader's previous lead was a side suit), `side_left` (a side card in hand) and
+        `tricks_left` (tricks after this one: the record's, or in an unfinished record the most the
+        leader's remaining cards can make)."""
+        if number == 1:
+            return {}
+        previous = self.last_lead[leader]
+        side_left = any(self.ctx.suit_of[card.index] != TRUMP for card in self.hands[leader].elements())
+        after = len(self.record.tricks) - number if self.complete else sum(self.hands[leader].values()) - len(lead)
+        return {"switch": previous is not None and previous != TRUMP, "side_left": side_left, "tricks_left": after}
 
 
 def find_moments(record: DealRecord, convention: Convention | None = None) -> list[Moment]:
@@ -133,9 +149,12 @@ def find_moments(record: DealRecord, convention: Convention | None = None) -> li
 def _lead_moments(walk: _Walk, number: int, leader: int, lead: tuple[Card, ...]) -> list[Moment]:
     """The banker's opening (or later level-card) lead, and the leader's pass decision after a signal."""
     ctx, found = walk.ctx, []
-    request_op = opening_request(lead, number, walk.role(leader), ctx)
+    lead_fields = walk.lead_facts(number, leader, lead)
+    request_op = opening_request(lead, number, walk.role(leader), ctx, **lead_fields)
+    walk.last_lead[leader] = ctx.suit_of[lead[0].index]
     if walk.convention.opening_request and (number == 1 and leader == walk.record.banker or request_op.value):
-        request = walk.request("opening_request", lead=_texts(lead), trick=number, leader_role=walk.role(leader))
+        request = walk.request("opening_request", lead=_texts(lead), trick=number, leader_role=walk.role(leader),
+                               **lead_fields)
         expected = {"request": request_op.value, "rule": request_op.rule}
         found.append(Moment("opening", number, 0, leader, request, expected, request_op, lead, None))
     waiting = walk.waiting[leader]

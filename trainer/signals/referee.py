@@ -110,13 +110,19 @@ def _suit_list(request: dict[str, Any], name: str, ctx: TrumpContext, side_only:
     return suits
 
 
+def _flag(request: dict[str, Any], name: str, default: bool = True) -> bool:
+    """An optional true/false field; anything else is malformed."""
+    value = request.get(name, default)
+    if not isinstance(value, bool):
+        raise MalformedError(f"{name}: expected true or false, not {shown(value)}")
+    return value
+
+
 def _pass(request: dict[str, Any], rules: Rules) -> Answer:
     ctx, _ = _setup(request, rules)
     suit = _side_suit(_field(request, "suit"), "suit", ctx)
     hand = _cards(request, "hand", rules)
-    won = request.get("partner_won_trick", False)
-    if not isinstance(won, bool):
-        raise MalformedError(f"partner_won_trick: expected true or false, not {shown(won)}")
+    won = _flag(request, "partner_won_trick", False)
     verdict = must_pass(suit, hand, _suit_list(request, "signalled_in", ctx, True),
                         _optional(request, "played", rules), _suit_list(request, "partner_void_in", ctx, False), won,
                         _optional(request, "partner_discarded", rules),
@@ -134,7 +140,11 @@ def _opening(request: dict[str, Any], rules: Rules) -> Answer:
     if not isinstance(trick, int) or isinstance(trick, bool) or trick < 1:
         raise MalformedError(f"trick: expected a trick number from 1, not {shown(trick)}")
     role = _choice(request, "leader_role", ROLES)
-    verdict = opening_request(lead, trick, role, ctx)
+    switch, side_left = _flag(request, "switch"), _flag(request, "side_left")
+    tricks_left = request.get("tricks_left", 99)
+    if not isinstance(tricks_left, int) or isinstance(tricks_left, bool) or tricks_left < 0:
+        raise MalformedError(f"tricks_left: expected a number of tricks from 0, not {shown(tricks_left)}")
+    verdict = opening_request(lead, trick, role, ctx, switch, side_left, tricks_left)
     return {"request": verdict.value, "rule": verdict.rule}
 
 

@@ -398,9 +398,17 @@ def must_pass(suit: int, hand: Sequence[Card], signalled_in: Sequence[int], play
 
 
 # -- the banker's opening lead (首引) -----------------------------------------------------------------------
-def opening_request(lead: Sequence[Card], trick: int, leader_role: str, ctx: TrumpContext) -> Verdict:
+MIN_TRICKS_LEFT = 3
+"""A later level-card lead asks for no more side suits only with at least this many tricks after it
+(signals.md `opening_request` rule 2)."""
+
+
+def opening_request(lead: Sequence[Card], trick: int, leader_role: str, ctx: TrumpContext, switch: bool = True,
+                    side_left: bool = True, tricks_left: int = 99) -> Verdict:
     """What the banker's trump lead asks of the partner; `value` is help_draw_trumps, strong_draw,
-    no_side_suits or None."""
+    no_side_suits or None. A later level card asks for no side suits only as a switch (`switch`: the
+    banker's previous lead was a side suit) by a banker still holding a side card (`side_left`) with
+    `MIN_TRICKS_LEFT` or more tricks after this one; the defaults keep the plain reading."""
     def say(request: str | None, rule: str) -> Verdict:
         return Verdict("opening_request", rule, request)
 
@@ -408,7 +416,11 @@ def opening_request(lead: Sequence[Card], trick: int, leader_role: str, ctx: Tru
         return say(None, "none")
     card = lead[0]
     if _is_level(card, ctx):
-        return say("strong_draw", "opening_level") if trick == 1 else say("no_side_suits", "midhand_level")
+        if trick == 1:
+            return say("strong_draw", "opening_level")
+        if switch and side_left and tricks_left >= MIN_TRICKS_LEFT:
+            return say("no_side_suits", "midhand_level")
+        return say(None, "none")
     if trick == 1 and ctx.trump is not None and card.suit == ctx.trump and card.rank in (11, 12, 14):
         return say("help_draw_trumps", "opening_JQA")
     return say(None, "none")

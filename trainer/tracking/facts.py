@@ -58,11 +58,14 @@ def _suit_list(bits: int, suits: Sequence[int]) -> list[str]:
     return [SUIT_NAMES[s] for s in suits if bits >> s & 1]
 
 
-def live_tuple_faces(snap: Snapshot, suit: int, void_bits: Sequence[int], width: int = 2) -> list[int]:
+def live_tuple_faces(snap: Snapshot, suit: int, void_bits: Sequence[int], width: int = 2,
+                     in_tractor: bool = False) -> list[int]:
     """Faces of `suit` with `width`+ unseen copies that some other seat could still hold as a tuple of
-    that width (a pair, triple or quad): not void in the suit, not shown pairless, `width`+ cards in hand."""
+    that width (a pair, triple or quad): not void in the suit, not shown pairless, `width`+ cards in hand;
+    `in_tractor`: as part of a tractor, so not shown to hold no tractor in the suit either."""
+    shown = [snap.no_pairs[q] | (snap.no_tractors[q] if in_tractor else 0) for q in range(4)]
     holders = [q for q in range(4) if q != snap.seat and not (void_bits[q] >> suit & 1)
-               and not (snap.no_pairs[q] >> suit & 1) and snap.hand_sizes[q] >= width]
+               and not (shown[q] >> suit & 1) and snap.hand_sizes[q] >= width]
     if not holders:
         return []
     return [f for f in snap.ctx.faces_by_suit[suit] if snap.unseen[f] >= width]
@@ -131,7 +134,7 @@ def facts_json(snap: Snapshot, at: str) -> dict[str, Any]:
         for width in widths:
             entry[tuple_key(width)] = [str(Card.from_index(f)) for f in live[width]]
         for width in widths:
-            entry[tractor_key(width)] = live_tractors(live[width], ctx)
+            entry[tractor_key(width)] = live_tractors(live_tuple_faces(snap, suit, void_bits, width, True), ctx)
     trump_faces = faces_by_suit[TRUMP]
     attackers = sum(p for q, p in enumerate(snap.points_won) if (q - snap.banker) % 2 == 1)
     attackers_score = attackers + snap.penalties + snap.kitty_bonus
@@ -154,11 +157,12 @@ def facts_json(snap: Snapshot, at: str) -> dict[str, Any]:
         "voids": {str(q): _suit_list(void_bits[q], suits) for q in others},
         "revealed_voids": {str(q): _suit_list(snap.revealed_voids[q], suits) for q in range(4)},
         "no_pairs": {str(q): _suit_list(snap.no_pairs[q], suits) for q in others},
+        "no_tractors": {str(q): _suit_list(snap.no_tractors[q], suits) for q in others},
         "points_won": list(snap.points_won),
         "score": {"attackers": attackers_score,
                   "banker_side": sum(snap.points_won) - attackers,
                   "unplayed": unplayed_points,
-                  "to_take_over": 2 * step - attackers_score},
+                  "to_take_over": max(2 * step - attackers_score, 0)},
         "hand_sizes": list(snap.hand_sizes),
         "trick": trick,
     }

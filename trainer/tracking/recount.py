@@ -11,7 +11,7 @@ from collections import Counter
 
 from trainer.engine.cards import Card, full_deck
 from trainer.engine.combos import face_counts
-from trainer.engine.follow import Lead, forms_lead_shape
+from trainer.engine.follow import Lead, forms_lead_shape, legal_follows
 from trainer.engine.scoring import kitty_multiplier
 from trainer.engine.trump import TrumpContext
 from trainer.records import DealRecord, Position, state_at
@@ -39,7 +39,7 @@ def recount(record: DealRecord, seat: int, position: Position) -> Snapshot:
     for part in (played, mine, kitty_known):
         unseen.subtract(part)
     sizes = [rules.hand_size - sum(len(play) for _, who, play, _ in plays if who == q) for q in range(4)]
-    revealed, no_pairs = [0] * 4, [0] * 4
+    revealed, no_pairs, no_tractors = [0] * 4, [0] * 4, [0] * 4
     strict = rules.follow != "loose"
     for number, who, play, index in plays:
         if index == 0:
@@ -49,10 +49,14 @@ def recount(record: DealRecord, seat: int, position: Position) -> Snapshot:
         in_suit = [card for card in play if ctx.suit_of[card.index] == lead.suit]
         if rules.follow == "lenient" and not in_suit and forms_lead_shape(lead, play, ctx):
             no_pairs[who] |= (1 << lead.suit) if lead.pairs == 1 else 0
+            no_tractors[who] |= (1 << lead.suit) if lead.pairs <= 2 else 0
         elif len(in_suit) < lead.size:
             revealed[who] |= 1 << lead.suit
         elif strict and lead.pairs and _shown_pairless(lead, in_suit, ctx):
             no_pairs[who] |= 1 << lead.suit
+            no_tractors[who] |= 1 << lead.suit
+        elif strict and lead.tractors and _shown_tractorless(lead, in_suit, ctx):
+            no_tractors[who] |= 1 << lead.suit
     returned: list[dict[int, int]] = [{} for _ in range(4)]
     caps: list[dict[int, int]] = [{} for _ in range(4)]
     for start, (number, who, play, index) in enumerate(plays):
@@ -92,7 +96,7 @@ def recount(record: DealRecord, seat: int, position: Position) -> Snapshot:
         assert result.kitty_multiplier in (0, kitty_multiplier(state.tricks[-1].lead, rules))
     return Snapshot(seat, ctx, record.banker, _array(mine), _array(unseen), _array(played), _array(kitty_known),
                     complete, tuple(sizes), tuple(state.points_won), state.penalties, bonus, tuple(revealed),
-                    tuple(no_pairs), view,
+                    tuple(no_pairs), tuple(no_tractors), view,
                     Constraints(tuple(returned), tuple(caps), tuple(declared)))
 
 
@@ -101,6 +105,26 @@ def _shown_pairless(lead: Lead, in_suit: list[Card], ctx: TrumpContext) -> bool:
     lead, and with three or four decks the engine refusing the play to every holder of a further pair."""
     fewer = sum(copies // 2 for copies in face_counts(in_suit).values()) < lead.pairs
     return fewer and (ctx.rules.decks <= 2 or no_legal_holder(lead, in_suit, ctx))
+
+
+def _shown_tractorless(lead: Lead, in_suit: list[Card], ctx: TrumpContext) -> bool:
+    """tracking.md's no-tractor rule read off the play, by another road than the tracker's: no hand made
+    of the play and one more tractor (any two faces with two copies left that `Lead.of` reads as a
+    tractor) has the play among the engine's `legal_follows`. Two decks, or three and four for leads of
+    pairs and pair tractors outside `protect_longer` (where more cards never excuse a play)."""
+    if ctx.rules.decks >= 3 and (lead.wide or ctx.rules.follow.startswith("protect_longer")):
+        return False
+    played = Counter(card.index for card in in_suit)
+    spare = [f for f in ctx.faces_by_suit[lead.suit] if ctx.rules.decks - played[f] >= 2]
+    for high in spare:
+        for low in spare:
+            pair_pair = [Card.from_index(high)] * 2 + [Card.from_index(low)] * 2
+            if ctx.sort_key[high] >= ctx.sort_key[low] or Lead.of(pair_pair, ctx).tractors != (2,):
+                continue
+            hand = dict(played + Counter({high: 2, low: 2}))
+            if any(Counter(card.index for card in follow) == played for follow in legal_follows(lead, hand, ctx)):
+                return False
+    return True
 
 
 def _proved_caps(lead: Lead, ctx: TrumpContext) -> dict[int, int]:

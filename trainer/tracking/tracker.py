@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from trainer.engine.cards import Card
-from trainer.engine.combos import face_counts
+from trainer.engine.combos import face_counts, pair_structure
 from trainer.engine.follow import Lead, follow_verdict, forms_lead_shape
 from trainer.engine.round import RoundState
 from trainer.engine.scoring import kitty_multiplier
@@ -109,6 +109,8 @@ class Snapshot(NamedTuple):
     revealed_voids: tuple[int, ...]
     """Per seat, a bit per effective suit (1 << suit) shown void by failing to follow."""
     no_pairs: tuple[int, ...]
+    no_tractors: tuple[int, ...]
+    """Per seat, a bit per effective suit shown to hold no tractor (a suit in `no_pairs` is in it too)."""
     trick: TrickView
     constraints: Constraints
 
@@ -135,6 +137,7 @@ class SeatTracker:
         self.kitty_bonus = 0
         self.revealed_voids = [0, 0, 0, 0]
         self.no_pairs = [0, 0, 0, 0]
+        self.no_tractors = [0, 0, 0, 0]
         self.strict_pairs = rules.follow != "loose"
         self.lenient = rules.follow == "lenient"
         self.trick = TrickView(1, banker, (), None, None)
@@ -168,13 +171,21 @@ class SeatTracker:
             assert lead is not None
             led = lead.suit
             in_suit = sum(1 for card in cards if suit_of[card.index] == led)
+            bit = 1 << led
             if self.lenient and not in_suit and forms_lead_shape(lead, cards, self.ctx):
-                if lead.pairs == 1:  # no void: only no led-suit pair (rules.md §4 lenient)
-                    self.no_pairs[seat] |= 1 << lead.suit
+                # no void: only no led-suit combination of the lead's shape (rules.md §4 lenient)
+                if lead.pairs == 1:
+                    self.no_pairs[seat] |= bit
+                if lead.pairs <= 2:  # a pair or a 2-pair tractor: no pair (tractor) of the suit
+                    self.no_tractors[seat] |= bit
             elif in_suit < len(lead.cards):
-                self.revealed_voids[seat] |= 1 << lead.suit
-            elif lead.pairs and self.strict_pairs and shows_no_pair(lead, cards, self.ctx):
-                self.no_pairs[seat] |= 1 << lead.suit
+                self.revealed_voids[seat] |= bit
+            elif lead.pairs and self.strict_pairs:
+                if shows_no_pair(lead, cards, self.ctx):
+                    self.no_pairs[seat] |= bit
+                    self.no_tractors[seat] |= bit
+                elif lead.tractors and shows_no_tractor(lead, cards, self.ctx):
+                    self.no_tractors[seat] |= bit
             self.trick = TrickView(trick.number, trick.leader, trick.plays + (cards,), event.winning, trick.attempt)
         returned, caps, declared = self.returned[seat], self.caps[seat], self.declared[seat]
         if returned or caps or declared:
@@ -233,8 +244,8 @@ class SeatTracker:
         return Snapshot(
             self.seat, self.ctx, self.banker, tuple(self.mine), tuple(self.unseen), tuple(self.played),
             self._kitty_known, self.kitty_revealed, tuple(self.hand_sizes), tuple(self.points_won),
-            self.penalties, self.kitty_bonus, tuple(self.revealed_voids), tuple(self.no_pairs), trick,
-            self._constraints)
+            self.penalties, self.kitty_bonus, tuple(self.revealed_voids), tuple(self.no_pairs),
+            tuple(self.no_tractors), trick, self._constraints)
 
 
 def known_after_throw(known: dict[int, int], attempt: Sequence[Card], forced: Sequence[Card]) -> dict[int, int]:
@@ -305,6 +316,40 @@ def _no_legal_holder(lead: Lead, played: tuple[tuple[int, int], ...], ctx: Trump
     return True
 
 
+def shows_no_tractor(lead: Lead, play: Sequence[Card], ctx: TrumpContext) -> bool:
+    """True when a follower who answered `lead`, which holds a tractor, with `play`, all of the led suit,
+    is shown to hold no tractor of that suit now (no two consecutive positions with two or more copies
+    each, rules.md §3): the engine's follow rule refuses `play` from every hand holding the play and one
+    more such tractor. One tractor of two pairs is enough to try because the ladder only rises with more
+    cards (a play refused from a hand stays refused from any larger one); that holds for two decks and,
+    with three or four decks, for leads of pairs and pair tractors outside `protect_longer`. A wide lead
+    (triples, quads) or `protect_longer`, where a wider tuple kept whole may excuse a play, shows no more
+    than `shows_no_pair`."""
+    if ctx.rules.decks >= 3 and (lead.wide or ctx.rules.follow.startswith("protect_longer")):
+        return False
+    return _no_tractor_holder(lead, tuple(sorted(face_counts(play).items())), ctx)
+
+
+@lru_cache(maxsize=4096)
+def _no_tractor_holder(lead: Lead, played: tuple[tuple[int, int], ...], ctx: TrumpContext) -> bool:
+    """`shows_no_tractor`'s engine question, remembered (the four trackers ask it about the same play):
+    every two faces of the suit with two copies left beside the play that `pair_structure` calls a
+    tractor, added to the play as the follower's hand."""
+    play = [Card.from_index(face) for face, copies in played for _ in range(copies)]
+    counts = dict(played)
+    room = [face for face in ctx.faces_by_suit[lead.suit] if ctx.rules.decks - counts.get(face, 0) >= 2]
+    for i, high in enumerate(room):
+        for low in room[i + 1:]:
+            if not pair_structure({high: 2, low: 2}, ctx)[1]:
+                continue
+            hand = dict(counts)
+            hand[high] = hand.get(high, 0) + 2
+            hand[low] = hand.get(low, 0) + 2
+            if follow_verdict(lead, hand, play, ctx) is None:
+                return False
+    return True
+
+
 def _pairs(cards: Sequence[Card]) -> int:
     seen: dict[int, int] = {}
     for card in cards:
@@ -337,4 +382,4 @@ def track(record: DealRecord, seat: int, position: Position) -> Snapshot:
 
 
 __all__ = ["PlayEvent", "public_events", "last_event", "SeatTracker", "Snapshot", "TrickView", "Constraints", "tracker_for",
-           "track", "throw_caps", "known_after_throw", "shows_no_pair", "no_legal_holder", "TRUMP"]
+           "track", "throw_caps", "known_after_throw", "shows_no_pair", "shows_no_tractor", "no_legal_holder", "TRUMP"]
