@@ -17,6 +17,7 @@ from trainer.gouji.deal import value_counts
 from trainer.gouji.randomplay import random_record
 from trainer.gouji.records import GoujiPosition, parse_gouji_record, replay, show_text, verify_summary
 from trainer.records import parse_record
+from trainer.referee import answer
 
 WANTED = {1: "JS JH KS KD 2C 2D KH", 2: "5S 5D", 4: "8H 8C AH AS"}
 
@@ -230,3 +231,14 @@ def test_cli_show_and_track(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     capsys.readouterr()
     assert main(["deal", "track", path, "--seat", "0", "--at", "end"]) == 0      # tracking: test_gouji_tracking
     assert '"game": "gouji"' in capsys.readouterr().out
+
+
+def test_the_docs_record_example_is_a_legal_round_and_track_is_documented() -> None:
+    """docs/gouji.md: its example round is one the referee accepts (the yield is by the 88's 对头, after the
+    seats between passed), and it documents `deal track` on Gouji records, which the CLI does."""
+    doc = (Path(__file__).parents[2] / "docs" / "gouji.md").read_text(encoding="utf-8")
+    actions_text = doc.split('"rounds": [{"leader": 2, "actions": ', 1)[1].split("}],", 1)[0]
+    actions = json.loads(" ".join(actions_text.split()))
+    reply = answer(json.dumps({"game": "gouji", "op": "next_actor", "leader": 2, "actions": actions}))
+    assert reply["legal"] is True and reply["next"] == 2 and not reply["round_over"]
+    assert "does not read Gouji records" not in doc and "`trainer deal track FILE --seat S" in doc

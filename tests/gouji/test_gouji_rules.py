@@ -17,7 +17,7 @@ def test_standard_is_the_default() -> None:
 @pytest.mark.parametrize(("preset", "changes"), [
     ("karamay", {"place_points": "karamay", "event_points": "karamay", "kaidian": "karamay",
                  "chuan_san_hu": "none", "next_hand_leader": "rotate"}),
-    ("activity", {"attach_twos": False, "event_points": "activity"}),
+    ("activity", {"attach_twos": False, "event_points": "activity", "touke_needs_kaidian": True}),
     ("bisai", {"place_points": "bisai", "event_points": "bisai", "two_kill_one": True, "kaidian_closes": "erke",
                "chuan_san_hu": "none", "team_total": "sum"}),
     ("paodekuai", {"biesan": False, "place_points": "ladder", "chuan_san_hu": "none", "team_total": "sum"}),

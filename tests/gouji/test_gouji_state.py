@@ -288,3 +288,49 @@ def test_a_gouji_play_whose_duitou_is_out_is_answered_by_the_walk() -> None:   #
     assert state.turn.mode == "normal" and state.turn.actor == 1 and state.turn.may_burn == ()   # 无头
     run(state, (1, "AS AH"))
     assert state.turn.mode == "gouji" and state.turn.actor == 4 and state.turn.may_burn == (0, 2, 5)
+
+
+def test_luanchan_counts_the_seats_left_a_men_seat_included() -> None:
+    """B 第十条 "四人乱缠。头科、二科产生后…" is read by its title, four seats left (decisions.md, issue 21): a
+    头科 and a 闷 seat leave four, and 乱缠 starts without a 二科; a 头科 alone starts it only under `five`."""
+    hands = ["3S 9S", "10H", "5S 5D 3C", "6S 6D 3C", "7S 7D 3C", "8S 8D 3C"]
+    state = HandState.start(GoujiRules.parse({"natural_open": False}), [parse_cards(t) for t in hands], 0)
+    run(state, (0, "9S"), (1, "10H"))               # 10H finishes seat 1 (头科) and makes seat 0 闷 (大落)
+    assert state.places == (1, None, None, None, None, 0) and state.active == 4
+    assert state.turn.mode == "luanchan" and state.turn.actor == 2
+    for luanchan, mode in (("four", "normal"), ("five", "luanchan")):
+        state = HandState.start(GoujiRules.parse({"natural_open": False, "luanchan": luanchan}),
+                                [parse_cards(t) for t in ["9S 4S 3S", "10H", *hands[2:]]], 0)
+        run(state, (0, "9S"), (1, "10H"))           # seat 1 is 头科, five seats are left
+        assert state.active == 5 and state.turn.mode == mode
+
+
+def test_under_activity_a_seat_that_has_not_opened_cannot_be_touke() -> None:
+    """H "如果某人未开点，则该人不能走头科": seat 0 goes out first without opening and is 二科; seat 1 opens later
+    (opening stays possible: no 头科 yet, H "若一局中已经产生头科，则不能再开点") and is 头科."""
+    hands = ["9S 3S", "KS KD 3H", "3C 4C 4D", "3C 4C 4D", "3C 4C 4D", "3C 4C 4D"]
+    actions = [(0, "9S"), (1, "pass"), (2, "pass"), (3, "pass"), (4, "pass"), (5, "pass"), (0, "3S"),
+               (1, "pass"), (2, "pass"), (3, "pass"), (4, "pass"), (5, "pass"), (1, "KS KD"), (4, "pass")]
+    places = {}
+    for preset in ("activity", "standard"):
+        state = HandState.start(GoujiRules.parse({"preset": preset, "natural_open": False}),
+                                [parse_cards(t) for t in hands], 0)
+        run(state, *actions)
+        places[preset] = (state.places[:2], state.opened_seats())
+        if preset == "activity":
+            run(state, (1, "3H"))
+            assert state.places[:2] == (1, 0)
+    assert places == {"activity": ((None, 0), [1]), "standard": ((0, None), [])}
+    assert GoujiRules.parse("activity").touke_needs_kaidian and not GoujiRules().touke_needs_kaidian
+
+
+def test_touke_left_free_goes_to_an_opener_at_the_end() -> None:
+    """With `touke_needs_kaidian`, when the hand ends with 头科 still free, the opener left takes it before a
+    seat with fewer cards; the other places left go by cards left, as always."""
+    hands = ["8C", "KS KD 4C 5C 5D", "6C", "4D", "7C", "4H 4S 4S"]
+    rules = GoujiRules.parse({"preset": "activity", "biesan": False, "natural_open": False, "luanchan": "none"})
+    state = HandState.start(rules, [parse_cards(t) for t in hands], 1)
+    run(state, (1, "KS KD"), (4, "pass"), (1, "4C"), (2, "6C"))   # seat 1 opens; seat 2 goes out unopened
+    assert state.opened_seats() == [1] and state.places[:2] == (None, 2)
+    run(state, (3, "pass"), (4, "7C"), (5, "pass"), (0, "8C"))    # team 0 is out: seats 1 (2 cards), 3 (1), 5 (3)
+    assert state.over and state.places == (1, 2, 4, 0, 3, 5)

@@ -95,11 +95,11 @@ def _play_legal(request: dict[str, Any], rules: GoujiRules) -> Answer:
     burn = mode == "gouji" and role != "duitou"
     play = analyse(play_cards, rules)
     if isinstance(play, str):
-        return {"ok": False, "burn": burn, "reason": play}
+        return {"ok": False, "burn": False, "reason": play}
     if mode == "normal" and top is not None and passed and role != "duitou":
         return {"ok": False, "burn": False, "reason": "a seat that passed this round acts again only as 对头"}
     problem = play_problem(play, top, rules, burn=burn, passed=passed, in_run=in_run, rest=rest)
-    return {"ok": problem is None, "burn": burn, "reason": problem or ""}
+    return {"ok": problem is None, "burn": burn and problem is None, "reason": problem or ""}  # no illegal burn
 
 
 def _kaidian(request: dict[str, Any], rules: GoujiRules) -> Answer:

@@ -24,6 +24,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "kaidian": ("original", "karamay"),
     "kaidian_closes": ("touke", "erke"),
     "natural_open": (True, False),
+    "touke_needs_kaidian": (False, True),
     "end": ("one_team", "last_one"),
     "place_points": ("qingdao", "karamay", "bisai", "ladder"),
     "event_points": ("none", "karamay", "activity", "bisai"),
@@ -52,6 +53,7 @@ class GoujiRules:
     kaidian: str = "original"
     kaidian_closes: str = "touke"
     natural_open: bool = True
+    touke_needs_kaidian: bool = False
     end: str = "one_team"
     place_points: str = "qingdao"
     event_points: str = "none"
@@ -130,7 +132,7 @@ PRESETS: dict[str, GoujiRules] = {
     "standard": GoujiRules(),
     "karamay": GoujiRules(preset="karamay", place_points="karamay", event_points="karamay", kaidian="karamay",
                           chuan_san_hu="none", next_hand_leader="rotate"),
-    "activity": GoujiRules(preset="activity", attach_twos=False, event_points="activity"),
+    "activity": GoujiRules(preset="activity", attach_twos=False, event_points="activity", touke_needs_kaidian=True),
     "bisai": GoujiRules(preset="bisai", place_points="bisai", event_points="bisai", two_kill_one=True,
                         kaidian_closes="erke", chuan_san_hu="none", team_total="sum"),
     "paodekuai": GoujiRules(preset="paodekuai", biesan=False, place_points="ladder", chuan_san_hu="none",

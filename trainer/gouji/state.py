@@ -417,9 +417,15 @@ class HandState:
     def _leave(self, seat: int, how: str) -> None:
         free = [i for i, s in enumerate(self.places) if s is None]
         place = free[0] if how == "finished" else free[-1]
+        if place == 0 and len(free) > 1 and self._no_touke(seat):
+            place = free[1]     # H "如果某人未开点，则该人不能走头科": the next free place
         self.places = tuple(seat if i == place else s for i, s in enumerate(self.places))
         self.out = tuple(Out(place + 1, how) if s == seat else o for s, o in enumerate(self.out))
         self.active -= 1
+
+    def _no_touke(self, seat: int) -> bool:
+        """True when `seat` may not take 头科: `touke_needs_kaidian` and it has not opened (开点)."""
+        return self.rules.touke_needs_kaidian and not self.opened >> seat & 1
 
     def _check_end(self) -> None:
         left = [seat for seat in range(self.players) if self.out[seat] is None]
@@ -431,6 +437,10 @@ class HandState:
             return
         free = [i for i, s in enumerate(self.places) if s is None]
         order = sorted(left, key=lambda seat: (self.hand_size(seat), seat))
+        openers = [seat for seat in order if not self._no_touke(seat)]
+        if free and free[0] == 0 and openers:   # a 头科 still free goes to an opener left (`touke_needs_kaidian`)
+            order.remove(openers[0])
+            order.insert(0, openers[0])
         places = list(self.places)
         for index, seat in zip(free, order):
             places[index] = seat
