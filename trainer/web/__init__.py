@@ -69,6 +69,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         LOGIN_ACCOUNT_FAILURES=10,
         LOGIN_ACCOUNT_WINDOW=15 * 60,
         RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_KEY_PREFIX="jipai",
+        RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
+        RATELIMIT_SWALLOW_ERRORS=True,
         RATELIMIT_HEADERS_ENABLED=True,
         LANGUAGES=LANGUAGES,
         BABEL_DEFAULT_LOCALE="zh",
@@ -79,7 +82,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SECURITY_HEADERS=SECURITY_HEADERS,
     )
     app.config.from_prefixed_env()
-    for name in ("DATABASE_URL", "SECRET_KEY"):
+    for name in ("DATABASE_URL", "SECRET_KEY", "RATELIMIT_STORAGE_URI"):
         if os.environ.get(name):
             app.config[name] = os.environ[name]
     app.config.from_mapping(test_config)
@@ -91,9 +94,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
-    if app.config["PROXY_FIX"]:
-        hops = int(app.config["PROXY_FIX"])
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
+    _trust_proxies(app)
 
     from trainer.web.auth import Globals
     from trainer.web.extensions import RememberingSessionInterface
@@ -107,7 +108,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     csrf.init_app(app)
     htmx.init_app(app)
-    limiter.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
     inputs.init_app(app)
 
@@ -120,6 +120,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     daily.init_app(app)
     app.register_blueprint(daily.bp)
     app.register_blueprint(stats.bp)
+    limiter.init_app(app)  # after the blueprints: it wraps the views that declare limits
 
     _register_error_pages(app)
     app.after_request(_vary_on_htmx)
@@ -131,6 +132,20 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         with app.app_context():
             load_starter_library(app)
     return app
+
+
+def _trust_proxies(app: Flask) -> None:
+    """With PROXY_FIX = N, take the client's address, scheme and host from the `X-Forwarded-*`
+    headers as the N proxies in front of the app set them (werkzeug's ProxyFix), and warn: without
+    that many proxies of ours in front, a client writes the header itself and each forged address
+    gets a login limit of its own."""
+    hops = int(app.config["PROXY_FIX"] or 0)
+    if hops <= 0:
+        return
+    app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
+    app.logger.warning("PROXY_FIX=%d: client addresses come from X-Forwarded-For, as %d trusted proxies in front "
+                       "set it; without that many proxies in front, a forged X-Forwarded-For skips the login limit",
+                       hops, hops)
 
 
 HTMX_HEADERS = ("HX-Request", "HX-History-Restore-Request", "HX-Request-Type")

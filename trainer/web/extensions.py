@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -11,6 +12,7 @@ from babel import Locale
 from babel.support import NullTranslations, Translations
 from flask import Blueprint, Flask, Request, Response, current_app, g, request, session
 from flask.globals import _cv_app, request_ctx
+from flask.logging import default_handler
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_babel import Babel, Domain, _get_current_context
 from flask_babel.speaklater import LazyString
@@ -205,6 +207,8 @@ class ViewLimiter(Limiter):
                                                    app.teardown_request_funcs)
         before = [list(hooks.get(None, [])) for hooks in kinds]
         super().init_app(app)
+        if not logging.getLogger().handlers and default_handler not in self.logger.handlers:
+            self.logger.addHandler(default_handler)  # its warnings shown, as the app's are (not only a NullHandler)
         if any(app.config.get(name) for name in self.APP_WIDE):
             return
         for hooks, old in zip(kinds, before, strict=True):
@@ -223,9 +227,69 @@ def _when_limited(hook: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return run
 
 
+LIMITS = "_jipai_limits"
+"""The attribute of a view holding the limits it declares (`ViewLimits.limit`)."""
+EXEMPT = "_jipai_limit_exempt"
+"""The attribute that marks a view exempt (`ViewLimits.exempt`)."""
+
+REDIS_TIMEOUTS = {"socket_connect_timeout": 1.0, "socket_timeout": 1.0}
+"""The Redis store's default socket timeouts (seconds): a store that does not answer costs a login at
+most this long before the limiter falls back to its own memory (redis-py waits for the system's
+connect timeout, minutes, by default)."""
+
+
+class ViewLimits:
+    """The rate limits views declare (`@limiter.limit`, `@limiter.exempt`), checked by a `ViewLimiter`
+    of each app's own (`init_app`, after the blueprints are registered).
+
+    Flask-Limiter keeps its store, its fallback state (store unreachable) and its settings on the
+    extension object, so one object bound to two apps of one process (tests; two "hosts" in one test)
+    would mix them: the last app's store would count for both. Each app's limiter is configured by
+    its own `RATELIMIT_*` keys; `RATELIMIT_STORAGE_URI=redis://…` shares the counts between workers and
+    hosts, and a store that cannot be reached falls back to per-process limits (Flask-Limiter's
+    `RATELIMIT_IN_MEMORY_FALLBACK_ENABLED`, on by default here) with a logged warning.
+    """
+
+    def __init__(self, key_func: Callable[[], str]) -> None:
+        self._key_func = key_func
+
+    def limit(self, limit_value: str | Callable[[], str], **options: Any) -> Callable[[Callable[..., Any]],
+                                                                                    Callable[..., Any]]:
+        """Declare a Flask-Limiter limit on a view (see `ViewLimiter.limit`), checked once the view's
+        app has a limiter."""
+        def declare(view: Callable[..., Any]) -> Callable[..., Any]:
+            if isinstance(view, Blueprint):
+                raise TypeError("ViewLimiter limits views, not blueprints")
+            declared = [*getattr(view, LIMITS, ()), (limit_value, options)]
+            setattr(view, LIMITS, declared)
+            return view
+        return declare
+
+    def exempt(self, view: Callable[..., Any]) -> Callable[..., Any]:
+        """Declare a view exempt from the limiter's app-wide limits."""
+        setattr(view, EXEMPT, True)
+        return view
+
+    def init_app(self, app: Flask) -> ViewLimiter:
+        """Give `app` a limiter of its own (`app.extensions["jipai_limiter"]`) checking the limits its
+        views declare: call it after registering the blueprints."""
+        config = app.config
+        if not config.get("RATELIMIT_STORAGE_OPTIONS") and str(config.get("RATELIMIT_STORAGE_URI")).startswith("redis"):
+            config["RATELIMIT_STORAGE_OPTIONS"] = dict(REDIS_TIMEOUTS)
+        own = ViewLimiter(self._key_func)
+        for endpoint, view in app.view_functions.items():
+            checked = own.exempt(view) if getattr(view, EXEMPT, False) else view
+            for limit_value, options in getattr(view, LIMITS, ()):  # innermost first, as decorated
+                checked = own.limit(limit_value, **options)(checked)
+            app.view_functions[endpoint] = checked
+        own.init_app(app)
+        app.extensions["jipai_limiter"] = own
+        return own
+
+
 csrf = RememberingCSRFProtect()
 htmx = HTMX()
-limiter = ViewLimiter(key_func=get_remote_address)
+limiter = ViewLimits(key_func=get_remote_address)
 
 
 class RequestDomain(Domain):
