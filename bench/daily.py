@@ -51,7 +51,8 @@ def make_app(url: str, instance: Path) -> Any:
     empty.mkdir(parents=True, exist_ok=True)
     return create_app({"INSTANCE_PATH": str(instance), "DATABASE_URL": url, "SECRET_KEY": "bench",
                        "STARTER_DEALS_DIR": str(empty), "STARTER_GENERATE_COUNT": 0, "WTF_CSRF_ENABLED": False,
-                       "RATELIMIT_ENABLED": False, "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000"})
+                       "RATELIMIT_ENABLED": False, "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
+                       "LIBRARY_LOAD": "sync"})
 
 
 def store_deals(app: Any, count: int) -> list[int]:

@@ -82,7 +82,7 @@ def seed(instance: Path, runs: int, url: str, accounts: int = 1) -> dict[str, An
     from trainer.web import create_app
     from trainer.web.models import DrillRun
 
-    app = create_app({"INSTANCE_PATH": str(instance), "DATABASE_URL": url,
+    app = create_app({"INSTANCE_PATH": str(instance), "DATABASE_URL": url, "LIBRARY_LOAD": "sync",
                       "SECRET_KEY": SECRET, "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False,
                       "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000"})
     client = app.test_client()

@@ -111,7 +111,8 @@ def main() -> None:
     try:
         url, drop = database(args.database_url, instance)
         config = seed(instance, args.runs * args.repeat + args.warm_up, url)
-        app = create_app({"INSTANCE_PATH": str(instance), "DATABASE_URL": url, "SECRET_KEY": SECRET})
+        app = create_app({"INSTANCE_PATH": str(instance), "DATABASE_URL": url, "SECRET_KEY": SECRET,
+                          "LIBRARY_LOAD": "sync"})
         caller = Caller(app, config)
         runs = config["runs"]
         for run_id in runs[:args.warm_up]:

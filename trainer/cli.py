@@ -455,14 +455,20 @@ def show_text(record: DealRecord, position: Position, seat: int | None) -> str:
 
 
 def _serve(host: str, port: int) -> int:
-    """Run the web app with Flask's threaded server (production: gunicorn 'trainer.web:create_app()')."""
-    import sqlalchemy
+    """Run the web app with Flask's threaded server (production: gunicorn 'trainer.web:create_app()'),
+    printing what the start does as it does it: the database migrated, the starter library loading in
+    the background and then loaded, the address listened on."""
+    import logging
 
     import trainer.web
 
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger = logging.getLogger("trainer.web")  # the app's logger (Flask's `app.logger`)
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
     app = trainer.web.create_app()
-    database = sqlalchemy.make_url(app.config["DATABASE_URL"]).render_as_string(hide_password=True)
-    print(f"Jipai 记牌 on http://{host}:{port}/ (database {database})", flush=True)
+    print(f"Jipai 记牌: listening on http://{host}:{port}/", flush=True)
     try:
         app.run(host=host, port=port, threaded=True)
     except OSError as error:  # the address is taken, or not this machine's

@@ -61,6 +61,7 @@ def live_app(tmp_path: Path) -> Iterator[tuple[str, object]]:
     instance = tmp_path / "instance"
     app = create_app({"INSTANCE_PATH": str(instance), "DATABASE_URL": f"sqlite:///{instance / 'jipai.sqlite'}",
                       "SECRET_KEY": "browser test", "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
+                      "LIBRARY_LOAD": "sync",
                       "STARTER_DEALS_DIR": str(Path(__file__).parents[2] / "drills" / "deals")})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

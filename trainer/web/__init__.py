@@ -2,7 +2,9 @@
 
 Config comes from defaults, then the environment (`DATABASE_URL`, `SECRET_KEY`, and any
 `FLASK_*` variable), then `test_config`. On start the database is migrated to head and the
-shared starter library is loaded (`trainer.web.library`).
+shared starter library is loaded (`trainer.web.library`): in a thread of its own by default, so that
+the app answers at once (`LIBRARY_LOAD = "background"`), or before `create_app` returns
+(`"sync"`, the default under `TESTING`).
 """
 from __future__ import annotations
 
@@ -15,8 +17,8 @@ from flask import Flask, Response, render_template
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from trainer.paths import PROJECT_ROOT, instance_folder, private_folder
 from trainer.web import db, inputs
-from trainer.web.db import PROJECT_ROOT
 from trainer.web.extensions import (
     SECURITY_HEADERS,
     add_security_headers,
@@ -49,7 +51,7 @@ def _secret_key(instance_path: str) -> str:
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: config, database (migrated), extensions, blueprints, error pages."""
     test_config = dict(test_config or {})
-    instance_path = test_config.pop("INSTANCE_PATH", None) or os.environ.get("JIPAI_INSTANCE_PATH")
+    instance_path = test_config.pop("INSTANCE_PATH", None) or instance_folder()
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True,
                 template_folder=str(PROJECT_ROOT / "templates"), static_folder=str(PROJECT_ROOT / "static"))
     app.config.from_mapping(
@@ -57,6 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SECRET_KEY=None,
         MIGRATE_ON_START=True,
         LOAD_STARTER_LIBRARY=True,
+        LIBRARY_LOAD=None,
         STARTER_DEALS_DIR=str(PROJECT_ROOT / "drills" / "deals"),
         STARTER_GENERATE_COUNT=12,
         UPLOAD_LIMIT=512 * 1024,
@@ -86,7 +89,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         if os.environ.get(name):
             app.config[name] = os.environ[name]
     app.config.from_mapping(test_config)
-    db.private_folder(app.instance_path)
+    private_folder(app.instance_path)
     if not app.config["DATABASE_URL"]:
         app.config["DATABASE_URL"] = default_database_url(app.instance_path)
     if not app.config["MAX_CONTENT_LENGTH"]:  # the file and the form around it
@@ -127,10 +130,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.after_request(add_security_headers)
 
     if app.config["LOAD_STARTER_LIBRARY"]:
-        from trainer.web.library import load_starter_library
-
-        with app.app_context():
-            load_starter_library(app)
+        _load_starter_library(app)
     return app
 
 
@@ -146,6 +146,25 @@ def _trust_proxies(app: Flask) -> None:
     app.logger.warning("PROXY_FIX=%d: client addresses come from X-Forwarded-For, as %d trusted proxies in front "
                        "set it; without that many proxies in front, a forged X-Forwarded-For skips the login limit",
                        hops, hops)
+
+
+LIBRARY_LOADS = ("background", "sync")
+
+
+def _load_starter_library(app: Flask) -> None:
+    """Load the starter library as `LIBRARY_LOAD` says: in the background (`StarterLoad`, kept as the app's
+    `STARTER_LOAD` extension; pages say that it is loading until it is done) or now."""
+    from trainer.web.library import STARTER_LOAD, StarterLoad, load_starter_library
+
+    mode = app.config["LIBRARY_LOAD"] or ("sync" if app.testing else "background")
+    if mode not in LIBRARY_LOADS:
+        raise ValueError(f"LIBRARY_LOAD is {mode!r}, not one of {', '.join(LIBRARY_LOADS)}")
+    if mode == "background":
+        app.logger.info("starter library: loading in the background")
+        app.extensions[STARTER_LOAD] = StarterLoad(app).start()
+        return
+    with app.app_context():
+        load_starter_library(app)
 
 
 HTMX_HEADERS = ("HX-Request", "HX-History-Restore-Request", "HX-Request-Type")

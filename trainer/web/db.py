@@ -10,21 +10,28 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
+import time
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
 from flask import Flask, current_app, g
 from sqlmodel import Session
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+from trainer.paths import PROJECT_ROOT
+
 MIGRATIONS = PROJECT_ROOT / "migrations"
-_ADVISORY_LOCK = 0x6A69_7061_6900  # "jipai": the PostgreSQL advisory lock held while migrating
+START_LOCKS = {"migrate": 0x6A69_7061_6900, "library": 0x6A69_7061_6901}
+"""The start-up locks by name ("jipai" and a number): PostgreSQL advisory lock keys; on SQLite the files
+`.<name>.lock` in the instance folder. Migrating and loading the starter library have locks of their own,
+so that a worker can migrate (and serve) while another loads the library."""
+LOCK_POLL = 0.05
+"""Seconds between tries for a start-up lock that another process holds."""
 
 
 def normalise_url(url: str) -> str:
@@ -33,14 +40,6 @@ def normalise_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix):]
     return url
-
-
-def private_folder(path: str) -> None:
-    """Make the folder `path` (with its parents) when it is missing, the folder itself open to its
-    owner only (0700: the instance folder holds the database and the secret key)."""
-    if not os.path.isdir(path):
-        os.makedirs(path, mode=0o700, exist_ok=True)
-        os.chmod(path, 0o700)  # makedirs' mode passes through the umask
 
 
 def private_sqlite_file(url: str) -> None:
@@ -88,21 +87,31 @@ def alembic_config(connection: sa.Connection | None = None) -> Config:
 
 
 @contextmanager
-def start_lock(engine: sa.Engine, lock_dir: str) -> Iterator[sa.Connection]:
-    """A connection held under a lock that one process at a time can hold (for start-up work)."""
+def start_lock(engine: sa.Engine, lock_dir: str, name: str = "migrate") -> Iterator[sa.Connection]:
+    """A connection held under the start-up lock `name` (`START_LOCKS`), which one process (or thread)
+    at a time can hold. Waiting for it tries again every `LOCK_POLL` seconds with `time.sleep`, so
+    that a gevent worker waiting for another's lock goes on serving its requests."""
+    key = START_LOCKS[name]
     with engine.connect() as connection:
         if engine.dialect.name == "postgresql":
-            connection.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": _ADVISORY_LOCK})
+            while not connection.execute(sa.text("SELECT pg_try_advisory_lock(:key)"), {"key": key}).scalar():
+                connection.commit()
+                time.sleep(LOCK_POLL)
             connection.commit()
             try:
                 yield connection
             finally:
-                connection.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": _ADVISORY_LOCK})
+                connection.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": key})
                 connection.commit()
         else:
             os.makedirs(lock_dir, exist_ok=True)
-            with open(os.path.join(lock_dir, ".migrate.lock"), "w") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)
+            with open(os.path.join(lock_dir, f".{name}.lock"), "w") as lock:
+                while True:
+                    try:
+                        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                        break
+                    except BlockingIOError:
+                        time.sleep(LOCK_POLL)
                 yield connection
 
 
@@ -130,10 +139,15 @@ def migrating(connection: sa.Connection) -> Iterator[None]:
             connection.commit()
 
 
-def upgrade(engine: sa.Engine, lock_dir: str) -> None:
-    """Run the migrations to head (a no-op when the schema is current)."""
-    with start_lock(engine, lock_dir) as connection, migrating(connection):
-        command.upgrade(alembic_config(connection), "head")
+def upgrade(engine: sa.Engine, lock_dir: str) -> tuple[str | None, str | None]:
+    """Run the migrations to head (a no-op when the schema is current); the schema's revision before
+    and after (None: an empty database)."""
+    with start_lock(engine, lock_dir) as connection:
+        before = MigrationContext.configure(connection).get_current_revision()
+        connection.rollback()
+        with migrating(connection):
+            command.upgrade(alembic_config(connection), "head")
+        return before, MigrationContext.configure(connection).get_current_revision()
 
 
 class WriteLock:
@@ -227,4 +241,14 @@ def init_app(app: Flask) -> None:
     app.extensions["jipai_write_lock"] = WriteLock(os.path.join(app.instance_path, ".write.lock") if sqlite else None)
     app.teardown_appcontext(close_session)
     if app.config["MIGRATE_ON_START"]:
-        upgrade(engine, app.instance_path)
+        before, after = upgrade(engine, app.instance_path)
+        if before == after:
+            app.logger.info("database: %s, schema current (revision %s)", _shown_url(engine), after)
+        else:
+            app.logger.info("database: %s, migrated from %s to revision %s", _shown_url(engine),
+                            f"revision {before}" if before else "empty", after)
+
+
+def _shown_url(engine: sa.Engine) -> str:
+    """The database's URL as the log shows it (no password)."""
+    return engine.url.render_as_string(hide_password=True)

@@ -31,6 +31,7 @@ from trainer.web.library import (
     generate,
     load_json,
     records_from_text,
+    starter_progress,
     visible_deals,
 )
 from trainer.web.messages import upload_limit_kb
@@ -66,7 +67,7 @@ def index() -> Any:
                                 page_cursor("before", "ms"), current_app.config["DEALS_PER_PAGE"])
     query = {name: field.data for name, field in form._fields.items() if field.data and not field.errors}
     return render_page("deals/index.html", "deals/_list.html", form=form, deals=page.rows, total=total, page=page,
-                       query=query)
+                       query=query, loading=starter_progress(get_session()))
 
 
 LAST_GENERATED = "last_generated"

@@ -34,7 +34,7 @@ from trainer.web.db import get_session, store
 from trainer.web.dealdata import DealCache, DealData, DealKey, deal_cache, plays_at
 from trainer.web.display import preset_label
 from trainer.web.extensions import limiter
-from trainer.web.library import _visible
+from trainer.web.library import _visible, starter_progress
 from trainer.web.models import Attempt, Deal, DrillRun, DrillSettings, utcnow
 from trainer.web.quiz import AnswerError, answer_text, lang, read_answer
 from trainer.web.responses import go, render_page, wants_fragment
@@ -95,7 +95,7 @@ def index() -> Any:
     active = [run for run in runs if run.status == ACTIVE]
     finished = [run for run in runs if run.status == DONE][:10]
     return render_page("drills/index.html", drills=list(drills().values()), drills_by_id=drills(), active=active,
-                       finished=finished, lang=lang())
+                       finished=finished, lang=lang(), loading=starter_progress(db))
 
 
 CANDIDATES = 8
@@ -142,8 +142,11 @@ def start(drill_id: str) -> Any:
                        checkpoints=plan.checkpoints)
         store(run)
         return go(url_for("drills.run_page", run_id=run.id))
-    flash(_("No complete deal under the %(rules)s rules in your library to drill on. Generate some in the deal "
-            "library first.", rules=preset_label(drill.rules.preset)))
+    if starter_progress(db) is not None:
+        flash(_("The starter library is still loading; try this drill again in a moment."))
+    else:
+        flash(_("No complete deal under the %(rules)s rules in your library to drill on. Generate some in the deal "
+                "library first.", rules=preset_label(drill.rules.preset)))
     return go(url_for("drills.index"))
 
 

@@ -5,21 +5,25 @@ library plus the signed-in user's own deals: another user's private deal is neve
 """
 from __future__ import annotations
 
+import hashlib
 import lzma
 import re
 import secrets
+import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Flask, has_request_context
+from flask import Flask, current_app, has_request_context
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.orm import load_only
 from sqlmodel import Session, col, select
 
+from trainer import __version__
 from trainer.bots.generate import generate_records
 from trainer.engine.errors import IllegalPlayError, JipaiError
 from trainer.engine.rules import PRESETS, Rules
@@ -31,7 +35,7 @@ from trainer.gouji.rules import GoujiRules
 from trainer.json_input import MAX_DEPTH, MAX_DIGITS, JSONInputError, read_json
 from trainer.records import DealRecord, Replay, parse_record, record_id, replay
 from trainer.web.keyset import Cursor, Page, keyset_page
-from trainer.web.models import Deal
+from trainer.web.models import Deal, LibraryLoad, utcnow
 
 RULE_PRESETS = tuple(PRESETS)
 """The presets the library can hold and generate: every one, one to four decks."""
@@ -313,13 +317,19 @@ def visible_deals(session: Session, owner_id: int, filters: Filters, after: Curs
     return page, total
 
 
+def starter_files(folder: Path) -> list[Path]:
+    """The starter library's files: `folder/*.json` and its subfolders' `*.json` (the signal deals of
+    `drills/deals/signals/`) and the xz-compressed `folder/*.json.xz` (a JSON array each: the shipped
+    library of 1,000 deals per preset)."""
+    if not folder.is_dir():
+        return []
+    return sorted([*folder.glob("*.json"), *folder.glob("*.json.xz")]) + sorted(folder.glob("*/*.json"))
+
+
 def starter_records(folder: Path, generate_count: int) -> list[Any]:
-    """The starter library: the records in `folder/*.json` and its subfolders' `*.json` (the signal deals
-    of `drills/deals/signals/`) and the xz-compressed ones in `folder/*.json.xz` (a JSON array each: the
-    shipped library of 1,000 deals), or `generate_count` generated deals (seed 1, standard rules) when the
-    folder has none."""
-    files = (sorted([*folder.glob("*.json"), *folder.glob("*.json.xz")]) + sorted(folder.glob("*/*.json"))
-             if folder.is_dir() else [])
+    """The starter library: the records in the `starter_files` of `folder`, or `generate_count`
+    generated deals (seed 1, standard rules) when the folder has none."""
+    files = starter_files(folder)
     if not files:
         return generate_records(Rules(), seed=1, count=generate_count) if generate_count else []
     records: list[Any] = []
@@ -332,6 +342,26 @@ def starter_records(folder: Path, generate_count: int) -> list[Any]:
     return records
 
 
+def starter_digest(folder: Path, generate_count: int) -> str:
+    """What the starter library would hold, in 64 hex digits without parsing a record: SHA-256 over the
+    trainer's version and the names and contents of the `starter_files` of `folder` (or, when there
+    are none, the number of deals generated instead)."""
+    digest = hashlib.sha256(f"jipai {__version__}\n".encode())
+    files = starter_files(folder)
+    for path in files:
+        name = path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape")
+        digest.update(b"%d:%s:" % (len(name), name))
+        try:
+            content = path.read_bytes()
+        except OSError:  # unreadable now: the load will say so
+            content = b""
+        digest.update(b"%d:" % len(content))
+        digest.update(content)
+    if not files:
+        digest.update(b"generated:%d" % generate_count)
+    return digest.hexdigest()
+
+
 def _given_id(data: Any) -> str | None:
     if not isinstance(data, dict):
         return None
@@ -339,26 +369,132 @@ def _given_id(data: Any) -> str | None:
     return given if isinstance(given, str) and given else record_id(data)
 
 
+STARTER_BATCH = 200
+"""Starter records stored per commit; the load log's progress moves on with each."""
+STARTER_LOAD = "jipai_starter_load"
+"""The app extension holding the app's `StarterLoad` when the library loads in the background."""
+
+
 def load_starter_library(app: Flask) -> Added:
     """Store the starter records the shared library lacks, so that a first start fills it and deals
-    added to `drills/deals/` later join it on the next start. An invalid starter record is logged
-    and left out; it does not stop the app."""
+    added to `drills/deals/` later join it on the next start; return when done. One process at a time
+    loads (the `library` start lock); a finished load of the files' present `starter_digest` in the
+    load log (`LibraryLoad`) means there is nothing to do, and no file is parsed. The load log shows
+    the progress to every worker's pages (`starter_progress`). An invalid starter record is logged and
+    left out; it does not stop the app."""
     from trainer.web.db import start_lock
 
-    try:
-        records = starter_records(Path(app.config["STARTER_DEALS_DIR"]), app.config["STARTER_GENERATE_COUNT"])
-    except LibraryError as error:
-        app.logger.error("starter library not loaded: %s", error.logged())
-        return Added([], [])
+    folder, generate_count = Path(app.config["STARTER_DEALS_DIR"]), app.config["STARTER_GENERATE_COUNT"]
     engine = app.extensions["jipai_engine"]
-    with start_lock(engine, app.instance_path), Session(engine) as session:
-        present = set(session.exec(select(Deal.id).where(col(Deal.owner_id).is_(None))).all())
-        checked = []
-        for data in records:
-            if _given_id(data) in present:
+    digest = starter_digest(folder, generate_count)
+    with start_lock(engine, app.instance_path, "library"), Session(engine, expire_on_commit=False) as session:
+        done = session.exec(select(LibraryLoad.id).where(LibraryLoad.digest == digest,
+                                                         col(LibraryLoad.finished).is_not(None)).limit(1)).first()
+        if done is not None:
+            app.logger.info("starter library: unchanged since it was loaded (digest %s), nothing to read", digest[:12])
+            return Added([], [])
+        begun = time.perf_counter()
+        session.exec(sa.delete(LibraryLoad).where(col(LibraryLoad.finished).is_(None)))  # cut off: never finish
+        load = LibraryLoad(digest=digest)
+        _commit(app, session, load)
+        app.logger.info("starter library: reading %s", folder if starter_files(folder) else
+                        f"{generate_count} generated deals (no files in {folder})")
+        try:
+            records = starter_records(folder, generate_count)
+        except LibraryError as error:
+            app.logger.error("starter library not loaded: %s", error.logged())
+            session.delete(load)
+            _commit(app, session)
+            return Added([], [])
+        load.records = len(records)
+        _commit(app, session, load)
+        app.logger.info("starter library: checking %d records", len(records))
+        added = _store_starter_records(app, session, load, records)
+        load.finished = utcnow()
+        _commit(app, session, load)
+        app.logger.info("starter library: loaded %d deals (%d new, %d left out) in %.1f s", len(records),
+                        load.added, load.left_out, time.perf_counter() - begun)
+        return added
+
+
+def _store_starter_records(app: Flask, session: Session, load: LibraryLoad, records: Sequence[Any]) -> Added:
+    """Check and store the starter `records` the shared library lacks, `STARTER_BATCH` a commit, counting
+    them on `load`; between records the thread lets others run (`time.sleep(0)`: a request waiting in
+    another thread, or in another greenlet of a gevent worker)."""
+    present = set(session.exec(select(Deal.id).where(col(Deal.owner_id).is_(None))).all())
+    deals: list[Deal] = []
+    already: list[str] = []
+    for start in range(0, len(records), STARTER_BATCH):
+        batch = []
+        for data in records[start:start + STARTER_BATCH]:
+            time.sleep(0)
+            given = _given_id(data)
+            if given in present:
+                already.append(given)
                 continue
             try:
-                checked.append(check_record(data))
+                checked = check_record(data)
             except LibraryError as error:
-                app.logger.error("starter deal %s left out: %s", _given_id(data), error.logged())
-        return add_records(session, checked, None)
+                app.logger.error("starter deal %s left out: %s", given, error.logged())
+                load.left_out += 1
+                continue
+            present.add(checked.id)
+            batch.append(deal_row(checked, None))
+        session.add_all(batch)
+        deals.extend(batch)
+        load.checked = min(start + STARTER_BATCH, len(records))
+        load.added += len(batch)
+        _commit(app, session, load)
+    return Added(deals, already)
+
+
+def _commit(app: Flask, session: Session, *rows: Any) -> None:
+    """Add `rows` and commit under the app's write lock (`trainer.web.db.WriteLock`)."""
+    session.add_all(rows)
+    with app.extensions["jipai_write_lock"].held():
+        session.commit()
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """A load of the starter library under way: records checked of `records` (None until the files are read)."""
+
+    checked: int
+    records: int | None
+
+
+def starter_progress(session: Session) -> Progress | None:
+    """The starter library's load while one is under way (in any worker, from the load log, or this app's
+    own before it has begun), else None."""
+    latest = session.exec(select(LibraryLoad).order_by(col(LibraryLoad.id).desc()).limit(1)).first()
+    if latest is not None and latest.finished is None:
+        return Progress(latest.checked, latest.records)
+    own = current_app.extensions.get(STARTER_LOAD)
+    return Progress(0, None) if own is not None and not own.done.is_set() else None
+
+
+class StarterLoad:
+    """The app's `load_starter_library` in a thread of its own (a greenlet in a gevent worker), started
+    once as the app is built; `done` is set when it has finished, loaded or not (`wait` for it)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(app,), name="starter-library", daemon=True)
+
+    def start(self) -> StarterLoad:
+        """Start the load; the load itself."""
+        self.thread.start()
+        return self
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until the load has finished (at most `timeout` seconds); whether it has."""
+        return self.done.wait(timeout)
+
+    def _run(self, app: Flask) -> None:
+        try:
+            with app.app_context():
+                load_starter_library(app)
+        except Exception:  # the app goes on serving without the deals; the log says why
+            app.logger.exception("starter library not loaded")
+        finally:
+            self.done.set()

@@ -1,5 +1,6 @@
-"""The web app's tables (SQLModel): users, deals, drill runs and their attempts, and the daily training's
-skills, sessions, position ratings and practice days. Schema changes go through `migrations/` (alembic).
+"""The web app's tables (SQLModel): users, deals, drill runs and their attempts, the daily training's
+skills, sessions, position ratings and practice days, and the starter library's load log. Schema
+changes go through `migrations/` (alembic).
 
 Every table the app uses is defined here (or imported here), so that `SQLModel.metadata` — which
 the migrations compare against — sees them all. New tables: add the model, then
@@ -293,3 +294,21 @@ class PracticeDay(SQLModel, table=True):
     right: int = 0
     ms: int = 0
     rating: float = 1500.0
+
+
+class LibraryLoad(SQLModel, table=True):
+    """One load of the shipped starter library (`trainer.web.library.load_starter_library`): the digest of
+    the files it read, how far it has come while it runs (records checked of those read) and what it
+    stored. A finished load of the files' present digest tells a later start that it has nothing to read;
+    an unfinished one is a load under way (or one that was cut off, which the next load replaces)."""
+
+    __tablename__ = "library_loads"
+
+    id: int | None = Field(default=None, primary_key=True)
+    digest: str = Field(sa_type=sa.String(64))
+    records: int | None = Field(default=None, description="the records in the files; null until they are read")
+    checked: int = 0
+    added: int = 0
+    left_out: int = Field(default=0, description="invalid records, logged and not stored")
+    started: datetime = Field(default_factory=utcnow)
+    finished: datetime | None = None
