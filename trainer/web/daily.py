@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from flask import Blueprint, Flask, abort, g, request, url_for
 from flask_babel import gettext as _
 from fsrs import Card, Rating
-from sqlalchemy.orm.attributes import flag_modified
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, func, select
 
 from trainer.drills.daily import (
@@ -136,33 +136,51 @@ SUIT_TALLY = "suit:"
 """The practice-day key prefix of a suit's tally (`suit:S` … `suit:trump`)."""
 TYPE_TALLY = "type:"
 """The practice-day key prefix of a question type's tally (`type:voids`)."""
-TALLIES = 4
-"""The most practice days an answer counts in: its skill, `overall`, its question type and its suit."""
 
 
 def _skill_row(db: Session, user_id: int, skill: str) -> UserSkill:
     return db.get(UserSkill, (user_id, skill)) or UserSkill(user_id=user_id, skill=skill)
 
 
-# The grading hook's reads, built once (a statement built per request costs more than its SQL on SQLite;
+# The grading hook's statements, built once (a statement built per request costs more than its SQL on SQLite;
 # fixed parameters rather than an expanding IN, which is rendered anew on every execution).
+POSITION_WHERE = sa.and_(col(PositionRating.deal_pk) == sa.bindparam("deal"),
+                         col(PositionRating.seat) == sa.bindparam("seat"),
+                         col(PositionRating.plays) == sa.bindparam("plays"),
+                         col(PositionRating.question_type) == sa.bindparam("type"))
+LOCKS = select(select(User.id).where(User.id == sa.bindparam("user")).with_for_update(key_share=True)
+               .scalar_subquery(),
+               select(PositionRating.id).where(POSITION_WHERE).with_for_update().scalar_subquery())
+"""PostgreSQL: lock the user's row (`FOR NO KEY UPDATE`: rows referring to it may still be added) and the
+position's rating row (when stored) until the grading commits. Every grading of the user's answers takes the
+first, so they run one at a time; every grading at the position takes the second. One statement, before the
+reads (a lock waited for in the statement that reads would leave the joined rows as they were before)."""
 GRADING = (select(DailySettings.timezone, UserSkill, PositionRating).select_from(User)
            .outerjoin(DailySettings, col(DailySettings.user_id) == User.id)
            .outerjoin(UserSkill, sa.and_(col(UserSkill.user_id) == User.id,
                                          col(UserSkill.skill).in_([sa.bindparam("skill"), OVERALL])))
-           .outerjoin(PositionRating, sa.and_(col(PositionRating.deal_pk) == sa.bindparam("deal"),
-                                              col(PositionRating.seat) == sa.bindparam("seat"),
-                                              col(PositionRating.plays) == sa.bindparam("plays"),
-                                              col(PositionRating.question_type) == sa.bindparam("type")))
-           .where(User.id == sa.bindparam("user")))
+           .outerjoin(PositionRating, POSITION_WHERE)
+           .where(User.id == sa.bindparam("user"))
+           .execution_options(populate_existing=True))
 """In one query, what grading an answer reads: the user's time zone, their stored rows of the `skill` and of
 `overall`, and the position's stored rating (one result row per skill row, or one with none)."""
-PRACTICE_DAYS = select(PracticeDay).where(PracticeDay.user_id == sa.bindparam("user"),
-                                          PracticeDay.day == sa.bindparam("day"),
-                                          col(PracticeDay.skill).in_([sa.bindparam(f"key{n}") for n in range(TALLIES)]))
-"""The user's stored practice days of one day under the keys `key0` … (None: no key)."""
-MISTAKE = select(Attempt).where(Attempt.id == sa.bindparam("attempt"), Attempt.user_id == sa.bindparam("user"))
+MISTAKE = (select(Attempt).where(Attempt.id == sa.bindparam("attempt"), Attempt.user_id == sa.bindparam("user"))
+           .execution_options(populate_existing=True))
 """The user's attempt (the mistake a retry reviews)."""
+
+
+def _tally_upsert(dialect: Any) -> Any:
+    table = PracticeDay.__table__
+    upsert = dialect.insert(table)
+    return upsert.on_conflict_do_update(
+        index_elements=list(table.primary_key.columns),
+        set_={"asked": table.c.asked + 1, "right": table.c.right + upsert.excluded.right,
+              "ms": table.c.ms + upsert.excluded.ms, "rating": upsert.excluded.rating})
+
+
+TALLY = {"sqlite": _tally_upsert(sqlite), "postgresql": _tally_upsert(postgresql)}
+"""By dialect: one more answer in a user's practice day under a key (its rating the one given), the row made
+when missing: `asked = asked + 1` in the database, so no answer's count is lost, whatever runs at once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,10 +195,14 @@ class Graded:
 
 
 def graded_rows(db: Session, run: DrillRun, attempt: Attempt, plays: int) -> Graded:
-    """The rows grading `attempt` (its `skill` already set) at `plays` of `run`'s deal updates, read in one
-    query (`GRADING`)."""
-    found = db.exec(GRADING, params={"user": run.user_id, "skill": attempt.skill, "deal": run.deal_pk, "seat": run.seat,
-                                     "plays": plays, "type": attempt.question_type}).all()
+    """The rows grading `attempt` (its `skill` already set) at `plays` of `run`'s deal updates, locked (`LOCKS`,
+    on PostgreSQL; SQLite's write transaction keeps every other writer out) and then read in one query
+    (`GRADING`). Call it inside `db.writing()`."""
+    params = {"user": run.user_id, "skill": attempt.skill, "deal": run.deal_pk, "seat": run.seat, "plays": plays,
+              "type": attempt.question_type}
+    if db.get_bind().dialect.name == "postgresql":
+        db.execute(LOCKS, params)
+    found = db.exec(GRADING, params=params).all()
     stored = {row.skill: row for _zone, row, _position in found if row is not None}
     return Graded(stored.get(attempt.skill) or UserSkill(user_id=run.user_id, skill=attempt.skill),
                   stored.get(OVERALL) or UserSkill(user_id=run.user_id, skill=OVERALL),
@@ -192,8 +214,9 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) ->
     against the position, overall too), the FSRS rating; a daily skill item reviews the skill's card, a
     retry reviews its mistake's card, any other wrong answer becomes a mistake card; a wrong answer
     gets its cause (`causes.mistake_cause`). The rows to store with the attempt. A 够级 answer is not graded
-    here: the daily skills, positions and retries are 升级 ones. Two queries read what it updates
-    (`GRADING`, `PRACTICE_DAYS`), a third a retry's mistake."""
+    here: the daily skills, positions and retries are 升级 ones. Called inside the answer's write transaction
+    (`db.writing()`): it locks and reads what it updates (`graded_rows`), a retry's mistake too, and adds
+    the answer to the day's tallies itself (`TALLY`, one statement)."""
     if isinstance(data, GoujiDealData):
         return []
     db, now = get_session(), aware(attempt.created)
@@ -230,25 +253,10 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) ->
     tallies = {attempt.skill: player.rating, OVERALL: total.rating, f"{TYPE_TALLY}{attempt.question_type}": 0.0}
     if attempt.suit:
         tallies[f"{SUIT_TALLY}{attempt.suit}"] = 0.0
-    return [*rows, *_tally(db, run.user_id, local_day(now, graded.timezone), attempt, tallies)]
-
-
-def _tally(db: Session, user_id: int, day: date, attempt: Attempt, ratings: dict[str, float]) -> list[PracticeDay]:
-    """The user's practice days of `day` under each key of `ratings` (a skill, `overall`, a question type, a
-    suit) with one more answer and the key's rating (`PRACTICE_DAYS` reads the stored ones). Each stored
-    row writes its rating even when it has not changed (a type's or a suit's stays 0), so that all of
-    them go in one UPDATE."""
-    keys = list(ratings)
-    stored = {row.skill: row for row in db.exec(PRACTICE_DAYS, params={
-        "user": user_id, "day": day, **{f"key{n}": keys[n] if n < len(keys) else None for n in range(TALLIES)}})}
-    rows: list[PracticeDay] = []
-    for key, rating in ratings.items():
-        row = stored.get(key) or PracticeDay(user_id=user_id, day=day, skill=key, asked=0, right=0, ms=0)
-        row.asked, row.right, row.ms, row.rating = (row.asked + 1, row.right + attempt.correct, row.ms + attempt.ms,
-                                                    rating)
-        if key in stored:
-            flag_modified(row, "rating")
-        rows.append(row)
+    day = local_day(now, graded.timezone)
+    db.execute(TALLY[db.get_bind().dialect.name], [
+        {"user_id": run.user_id, "day": day, "skill": key, "asked": 1, "right": int(attempt.correct),
+         "ms": attempt.ms, "rating": value} for key, value in tallies.items()])
     return rows
 
 
