@@ -407,15 +407,17 @@ def spent_ms(items: Sequence[tuple[DrillRun, Attempt | None]]) -> int:
     return sum(max(0, round((aware(a.created) - aware(r.started)).total_seconds() * 1000)) for r, a in items if a)
 
 
-def retry_run(db: Session, mistake: Attempt, now: datetime, daily_id: int | None = None) -> DrillRun:
-    """A run that replays a mistake's deal from the start of its trick and asks its question again."""
+def retry_run(db: Session, mistake: Attempt, now: datetime, daily_id: int | None = None,
+              daily_seq: int | None = None) -> DrillRun:
+    """A run that replays a mistake's deal from the start of its trick and asks its question again (a daily
+    item when `daily_id` is given, at its place `daily_seq` in the session)."""
     run = db.get(DrillRun, mistake.run_id)
     plays = plays_at(deal_cache().get(db, _deal_key(db, mistake.deal_pk)), mistake.position)
     return DrillRun(user_id=mistake.user_id, drill_id=DAILY_ID, deal_pk=mistake.deal_pk, seat=mistake.seat,
                     seed=secrets.randbelow(2**31), checkpoints=[plays],
                     cursor=plays - int(mistake.position.partition(".")[2]), question=mistake.question,
                     pace=run.pace if run else None, daily_id=daily_id, started=now,
-                    daily_kind="mistake" if daily_id is not None else None, retry_of=mistake.id)
+                    daily_kind="mistake" if daily_id is not None else None, retry_of=mistake.id, daily_seq=daily_seq)
 
 
 def _deal_key(db: Session, deal_pk: int) -> tuple[int, str, datetime]:
@@ -428,7 +430,7 @@ def next_run(db: Session, daily: DailySession, now: datetime) -> DrillRun | None
     retry; else a due mistake; else the due skill of lowest retrievability; else a new skill (up to
     `NEW_PER_DAY`); else practice of the skill of lowest retrievability (not the one just asked).
     A skill gets a fresh position near the player's rating (moved by the difficulty setting), at a
-    pace that rises with the rating."""
+    pace that rises with the rating. A new item takes the session's next place (`daily_seq`)."""
     items = session_runs(db, daily)
     pending = [run for run, attempt in items if attempt is None and run.status == ACTIVE]
     if pending:
@@ -442,7 +444,7 @@ def next_run(db: Session, daily: DailySession, now: datetime) -> DrillRun | None
         if mistake_id not in asked:
             mistake = db.get(Attempt, mistake_id)
             if mistake is not None and mistake.user_id == daily.user_id:
-                return retry_run(db, mistake, now, daily.id)
+                return retry_run(db, mistake, now, daily.id, len(items))
     new_today = sum(1 for run, _a in items if run.daily_kind == "new")
     queue = [(s, "skill") for s in due.skills if s not in done_skills]
     if new_today < NEW_PER_DAY:
@@ -465,8 +467,24 @@ def next_run(db: Session, daily: DailySession, now: datetime) -> DrillRun | None
             return DrillRun(user_id=daily.user_id, drill_id=DAILY_ID, deal_pk=chosen.deal_pk, seat=chosen.seat,
                             seed=rng.randrange(2**31), checkpoints=[chosen.plays], cursor=0,
                             question=chosen.question.to_json(), pace=pace, daily_id=daily.id, daily_kind=kind,
-                            started=now, signals=chosen.signals)
+                            daily_seq=len(items), started=now, signals=chosen.signals)
     return None
+
+
+def go_on(db: Session, daily: DailySession, now: datetime) -> str:
+    """Where the session goes on: its next item (`next_run`, stored when new), or, when there is none, the
+    day's result (the session closed). Of two requests at once, one stores the next item (the place in
+    the session is unique), the other goes to it."""
+    for _making in range(2):
+        following = next_run(db, daily, now)
+        if following is None:
+            if daily.finished is None:
+                close(db, daily, now)
+                store(daily)
+            return url_for("daily.today")
+        if following.id is not None or store(following):
+            return url_for("drills.run_page", run_id=following.id)
+    return url_for("daily.today")  # both places taken meanwhile: the page shows where the session stands
 
 
 def close(db: Session, daily: DailySession, now: datetime) -> None:
@@ -495,15 +513,7 @@ def finished(run: DrillRun) -> str | None:
     daily = db.get(DailySession, run.daily_id)
     if daily is None or daily.user_id != run.user_id:
         return None
-    following = next_run(db, daily, now)
-    if following is None:
-        if daily.finished is None:
-            close(db, daily, now)
-            store(daily)
-        return url_for("daily.today")
-    if following.id is None:
-        store(following)
-    return url_for("drills.run_page", run_id=following.id)
+    return go_on(db, daily, now)
 
 
 # -- pages -------------------------------------------------------------------------------------------
@@ -628,32 +638,28 @@ def start() -> Any:
         if not store(daily):  # started meanwhile, by another request
             daily = today_session(db, g.user.id, day)
             assert daily is not None
-    following = next_run(db, daily, now)
-    if following is None:
-        if daily.finished is None:
-            close(db, daily, now)
-            store(daily)
-        return go(url_for("daily.today"))
-    if following.id is None:
-        store(following)
-    return go(url_for("drills.run_page", run_id=following.id))
+    return go(go_on(db, daily, now))
 
 
 @bp.route("/today/retry", methods=("POST",))
 @login_required
 def retry_misses() -> Any:
-    """Retry every miss of today's session, one after another."""
+    """Retry every miss of today's session, one after another (while a retry or another item is pending,
+    go on with it: the same POST sent twice makes the retries once)."""
     db = get_session()
     state = today_of(g.user.id)
     if state.session is None:
         return go(url_for("daily.today"))
-    misses = db.exec(select(Attempt).join(DrillRun, col(DrillRun.id) == Attempt.run_id)
-                     .where(DrillRun.daily_id == state.session.id, Attempt.user_id == g.user.id,
-                            col(Attempt.correct).is_(False)).order_by(col(Attempt.id))).all()
-    runs = [retry_run(db, miss, utcnow(), state.session.id) for miss in misses]
+    items = session_runs(db, state.session)
+    pending = next((run for run, attempt in items if attempt is None and run.status == ACTIVE), None)
+    if pending is not None:
+        return go(url_for("drills.run_page", run_id=pending.id))
+    misses = [attempt for run, attempt in items if attempt is not None and not attempt.correct]
+    runs = [retry_run(db, miss, utcnow(), state.session.id, len(items) + place) for place, miss in enumerate(misses)]
     if not runs:
         return go(url_for("daily.today"))
-    store(*runs)
+    if not store(*runs):  # made meanwhile, by the same POST sent again
+        return go(url_for("daily.today"))
     return go(url_for("drills.run_page", run_id=runs[0].id))
 
 
@@ -677,12 +683,24 @@ def save_settings() -> Any:
 @bp.route("/review/<id:attempt_id>/retry", methods=("POST",))
 @login_required
 def retry(attempt_id: int) -> Any:
-    """Try a mistake again now: its deal's trick replayed up to the moment, the same question."""
+    """Try a mistake again now: its deal's trick replayed up to the moment, the same question; while a retry of
+    it from the review is not done, that one goes on (one at a time: the POST sent twice makes one)."""
     db = get_session()
     mistake = _mistake(db, attempt_id)
-    run = retry_run(db, mistake, utcnow())
-    store(run)
-    return go(url_for("drills.run_page", run_id=run.id))
+    for _making in range(2):
+        active = db.exec(ACTIVE_RETRY, params={"attempt": mistake.id, "user": mistake.user_id}).first()
+        if active is not None:
+            return go(url_for("drills.run_page", run_id=active))
+        run = retry_run(db, mistake, utcnow())
+        if store(run):
+            return go(url_for("drills.run_page", run_id=run.id))
+    return go(url_for("review.show", attempt_id=attempt_id))
+
+
+ACTIVE_RETRY = select(DrillRun.id).where(DrillRun.retry_of == sa.bindparam("attempt"),
+                                         DrillRun.user_id == sa.bindparam("user"), col(DrillRun.daily_id).is_(None),
+                                         DrillRun.status == ACTIVE)
+"""The retry of a mistake from the review that is not done yet (at most one: `uq_drill_runs_active_retry_of`)."""
 
 
 @bp.route("/review/<id:attempt_id>/learned", methods=("POST",))
