@@ -64,6 +64,22 @@ def test_login_logout(client, accounts) -> None:
     assert client.get("/deals").status_code == 303
 
 
+def test_assigning_g_user_signs_the_request_in(app, accounts) -> None:
+    from flask import g
+
+    from trainer.web.auth import current_user_id
+
+    accounts.sign_up("alice")
+    with Session(app.extensions["jipai_engine"]) as db:
+        alice = db.exec(select(User)).one()
+    with app.test_request_context():  # no session cookie: nobody signed in
+        assert g.user is None and current_user_id() is None
+        g.user = alice
+        assert g.user is alice and current_user_id() == alice.id
+        g.user = None
+        assert g.user is None and current_user_id() is None
+
+
 def test_login_with_htmx_answers_fragment_or_client_redirect(client, accounts) -> None:
     accounts.sign_up("alice")
     accounts.logout()

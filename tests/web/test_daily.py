@@ -9,7 +9,9 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 
-from sqlmodel import col, func, select
+import pytest
+import sqlalchemy as sa
+from sqlmodel import Session, col, func, select
 
 from trainer.drills.daily import OVERALL, grade, phase_of, skill_name
 from trainer.drills.questions import Question
@@ -213,13 +215,19 @@ def test_the_daily_queue_draws_no_gouji_deal(make_app, tmp_path, monkeypatch) ->
     assert asked and games == {"shengji"}
 
 
-def test_an_answer_graded_while_another_made_its_rating_row_is_graded_again(app, alice) -> None:
-    """Two answers of one user at once (two tabs): the first to commit makes the overall rating row,
-    the other's insert of it fails; that answer is graded again on the stored row, never lost."""
+def test_an_answer_graded_while_another_player_rated_its_position_is_graded_again(app, alice, database_url) -> None:
+    """Two players' first answers at one position at once. On PostgreSQL the first to commit makes the
+    position's rating row, the other's insert of it fails, and that answer is graded again on the stored
+    row, never lost. On SQLite no other writer can commit while an answer is graded (its write transaction
+    is taken before it reads)."""
+    from sqlalchemy.exc import OperationalError
+
     from trainer.web.drills import RunHooks
+    from trainer.web.models import PositionRating
 
     from .drilling import start
 
+    sqlite = database_url.startswith("sqlite")
     run_id = start(alice, "trumps")
     first = run_row(app, run_id).checkpoints[0]
     page = alice.post(f"/runs/{run_id}/step?at=0&to={first}", headers=HX).text
@@ -229,27 +237,37 @@ def test_an_answer_graded_while_another_made_its_rating_row_is_graded_again(app,
 
     def answered_while_another_grades(run, attempt, data, snap):
         rows = hooks.answered(run, attempt, data, snap)
-        if not calls:  # the other tab's answer commits the overall row meanwhile
-            with session(app) as db:
-                db.add(UserSkill(user_id=run.user_id, skill=OVERALL, answers=5, right=5))
-                db.commit()
+        if not calls:  # another player's answer at the position stores its rating row meanwhile
+            mine = next(row for row in rows if isinstance(row, PositionRating))
+            theirs = PositionRating(deal_pk=mine.deal_pk, seat=mine.seat, plays=mine.plays,
+                                    question_type=mine.question_type, rating=1400.0, answers=5)
+            other = sa.create_engine(database_url, connect_args={"timeout": 0} if sqlite else {})
+            with Session(other) as db:
+                db.add(theirs)
+                if sqlite:
+                    with pytest.raises(OperationalError, match="locked"):
+                        db.commit()
+                else:
+                    db.commit()
+            other.dispose()
         calls.append(attempt.checkpoint)
         return rows
 
     app.extensions["jipai_run_hooks"] = RunHooks(answered_while_another_grades, hooks.finished)
     response = alice.post(f"/runs/{run_id}/answer", data={"checkpoint": index, "answer": "0"}, headers=HX)
     assert response.status_code == 200 and 'class="verdict"' in response.text
-    assert calls == [index, index]
+    assert calls == ([index] if sqlite else [index, index])
     with session(app) as db:
         assert db.exec(select(func.count()).select_from(Attempt)).one() == 1
-        overall = db.get(UserSkill, (1, OVERALL))
-        assert overall.answers == 6
+        assert db.exec(select(PositionRating.answers)).one() == (1 if sqlite else 6)
+        assert db.get(UserSkill, (1, OVERALL)).answers == 1
 
 
-def test_grading_an_answer_reads_in_two_queries_and_makes_a_mistake_card_without_sleeping(app, alice,
-                                                                                         monkeypatch) -> None:
-    """The grading hook reads what it updates in two queries (the time zone, the skill's, overall and the
-    position's ratings in one; the day's tallies in the other) and writes nothing itself; a wrong
+def test_grading_an_answer_reads_in_one_query_and_makes_a_mistake_card_without_sleeping(app, alice, monkeypatch,
+                                                                                        database_url) -> None:
+    """The grading hook reads what it updates in one query (the time zone, the skill's, overall and the
+    position's ratings), on PostgreSQL after one that locks the user's and the position's rows, and adds
+    the answer to the day's tallies in one statement (an upsert that counts in the database); a wrong
     answer's new FSRS card takes its id from the answer's time, so fsrs never sleeps its millisecond."""
     import fsrs.card
 
@@ -274,7 +292,11 @@ def test_grading_an_answer_reads_in_two_queries_and_makes_a_mistake_card_without
     run_id = start(alice, "trumps")
     drive(alice, app, run_id, lambda index: False, stop_after=3)
     assert len(hook_sql) == 3  # the first answer makes the rows, the next ones update them
-    assert all(len(seen) == 2 and all(sql.lstrip().startswith("SELECT") for sql in seen) for seen in hook_sql)
+    sqlite = database_url.startswith("sqlite")
+    for seen in hook_sql:
+        assert [sql.split()[0] for sql in seen] == (["SELECT", "INSERT"] if sqlite else ["SELECT", "SELECT", "INSERT"])
+        assert sqlite or ("FOR NO KEY UPDATE" in seen[0] and "FOR UPDATE" in seen[0])
+        assert "INTO practice_days" in seen[-1] and "ON CONFLICT" in seen[-1]
     stored = attempts(app, run_id)
     assert len(stored) == 3 and all(not a.correct and a.card is not None for a in stored)
     for attempt in stored:

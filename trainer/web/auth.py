@@ -62,6 +62,11 @@ class Globals(_AppCtxGlobals):
         self.__dict__["_user"] = value
         self.__dict__["_user_id"] = value.id if value is not None else None
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set an attribute as Python does, so that `g.user = …` reaches the `user` setter (Flask's `g`
+        writes every attribute straight into its `__dict__`, past any property)."""
+        object.__setattr__(self, name, value)
+
 
 def _session_claim() -> tuple[int, str] | None:
     """The user id and session token the signed session cookie claims (not yet checked)."""

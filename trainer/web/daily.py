@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from flask import Blueprint, Flask, abort, g, request, url_for
 from flask_babel import gettext as _
 from fsrs import Card, Rating
-from sqlalchemy.orm.attributes import flag_modified
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, func, select
 
 from trainer.drills.daily import (
@@ -136,33 +136,51 @@ SUIT_TALLY = "suit:"
 """The practice-day key prefix of a suit's tally (`suit:S` … `suit:trump`)."""
 TYPE_TALLY = "type:"
 """The practice-day key prefix of a question type's tally (`type:voids`)."""
-TALLIES = 4
-"""The most practice days an answer counts in: its skill, `overall`, its question type and its suit."""
 
 
 def _skill_row(db: Session, user_id: int, skill: str) -> UserSkill:
     return db.get(UserSkill, (user_id, skill)) or UserSkill(user_id=user_id, skill=skill)
 
 
-# The grading hook's reads, built once (a statement built per request costs more than its SQL on SQLite;
+# The grading hook's statements, built once (a statement built per request costs more than its SQL on SQLite;
 # fixed parameters rather than an expanding IN, which is rendered anew on every execution).
+POSITION_WHERE = sa.and_(col(PositionRating.deal_pk) == sa.bindparam("deal"),
+                         col(PositionRating.seat) == sa.bindparam("seat"),
+                         col(PositionRating.plays) == sa.bindparam("plays"),
+                         col(PositionRating.question_type) == sa.bindparam("type"))
+LOCKS = select(select(User.id).where(User.id == sa.bindparam("user")).with_for_update(key_share=True)
+               .scalar_subquery(),
+               select(PositionRating.id).where(POSITION_WHERE).with_for_update().scalar_subquery())
+"""PostgreSQL: lock the user's row (`FOR NO KEY UPDATE`: rows referring to it may still be added) and the
+position's rating row (when stored) until the grading commits. Every grading of the user's answers takes the
+first, so they run one at a time; every grading at the position takes the second. One statement, before the
+reads (a lock waited for in the statement that reads would leave the joined rows as they were before)."""
 GRADING = (select(DailySettings.timezone, UserSkill, PositionRating).select_from(User)
            .outerjoin(DailySettings, col(DailySettings.user_id) == User.id)
            .outerjoin(UserSkill, sa.and_(col(UserSkill.user_id) == User.id,
                                          col(UserSkill.skill).in_([sa.bindparam("skill"), OVERALL])))
-           .outerjoin(PositionRating, sa.and_(col(PositionRating.deal_pk) == sa.bindparam("deal"),
-                                              col(PositionRating.seat) == sa.bindparam("seat"),
-                                              col(PositionRating.plays) == sa.bindparam("plays"),
-                                              col(PositionRating.question_type) == sa.bindparam("type")))
-           .where(User.id == sa.bindparam("user")))
+           .outerjoin(PositionRating, POSITION_WHERE)
+           .where(User.id == sa.bindparam("user"))
+           .execution_options(populate_existing=True))
 """In one query, what grading an answer reads: the user's time zone, their stored rows of the `skill` and of
 `overall`, and the position's stored rating (one result row per skill row, or one with none)."""
-PRACTICE_DAYS = select(PracticeDay).where(PracticeDay.user_id == sa.bindparam("user"),
-                                          PracticeDay.day == sa.bindparam("day"),
-                                          col(PracticeDay.skill).in_([sa.bindparam(f"key{n}") for n in range(TALLIES)]))
-"""The user's stored practice days of one day under the keys `key0` … (None: no key)."""
-MISTAKE = select(Attempt).where(Attempt.id == sa.bindparam("attempt"), Attempt.user_id == sa.bindparam("user"))
+MISTAKE = (select(Attempt).where(Attempt.id == sa.bindparam("attempt"), Attempt.user_id == sa.bindparam("user"))
+           .execution_options(populate_existing=True))
 """The user's attempt (the mistake a retry reviews)."""
+
+
+def _tally_upsert(dialect: Any) -> Any:
+    table = PracticeDay.__table__
+    upsert = dialect.insert(table)
+    return upsert.on_conflict_do_update(
+        index_elements=list(table.primary_key.columns),
+        set_={"asked": table.c.asked + 1, "right": table.c.right + upsert.excluded.right,
+              "ms": table.c.ms + upsert.excluded.ms, "rating": upsert.excluded.rating})
+
+
+TALLY = {"sqlite": _tally_upsert(sqlite), "postgresql": _tally_upsert(postgresql)}
+"""By dialect: one more answer in a user's practice day under a key (its rating the one given), the row made
+when missing: `asked = asked + 1` in the database, so no answer's count is lost, whatever runs at once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,10 +195,14 @@ class Graded:
 
 
 def graded_rows(db: Session, run: DrillRun, attempt: Attempt, plays: int) -> Graded:
-    """The rows grading `attempt` (its `skill` already set) at `plays` of `run`'s deal updates, read in one
-    query (`GRADING`)."""
-    found = db.exec(GRADING, params={"user": run.user_id, "skill": attempt.skill, "deal": run.deal_pk, "seat": run.seat,
-                                     "plays": plays, "type": attempt.question_type}).all()
+    """The rows grading `attempt` (its `skill` already set) at `plays` of `run`'s deal updates, locked (`LOCKS`,
+    on PostgreSQL; SQLite's write transaction keeps every other writer out) and then read in one query
+    (`GRADING`). Call it inside `db.writing()`."""
+    params = {"user": run.user_id, "skill": attempt.skill, "deal": run.deal_pk, "seat": run.seat, "plays": plays,
+              "type": attempt.question_type}
+    if db.get_bind().dialect.name == "postgresql":
+        db.execute(LOCKS, params)
+    found = db.exec(GRADING, params=params).all()
     stored = {row.skill: row for _zone, row, _position in found if row is not None}
     return Graded(stored.get(attempt.skill) or UserSkill(user_id=run.user_id, skill=attempt.skill),
                   stored.get(OVERALL) or UserSkill(user_id=run.user_id, skill=OVERALL),
@@ -192,8 +214,9 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) ->
     against the position, overall too), the FSRS rating; a daily skill item reviews the skill's card, a
     retry reviews its mistake's card, any other wrong answer becomes a mistake card; a wrong answer
     gets its cause (`causes.mistake_cause`). The rows to store with the attempt. A 够级 answer is not graded
-    here: the daily skills, positions and retries are 升级 ones. Two queries read what it updates
-    (`GRADING`, `PRACTICE_DAYS`), a third a retry's mistake."""
+    here: the daily skills, positions and retries are 升级 ones. Called inside the answer's write transaction
+    (`db.writing()`): it locks and reads what it updates (`graded_rows`), a retry's mistake too, and adds
+    the answer to the day's tallies itself (`TALLY`, one statement)."""
     if isinstance(data, GoujiDealData):
         return []
     db, now = get_session(), aware(attempt.created)
@@ -230,25 +253,10 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) ->
     tallies = {attempt.skill: player.rating, OVERALL: total.rating, f"{TYPE_TALLY}{attempt.question_type}": 0.0}
     if attempt.suit:
         tallies[f"{SUIT_TALLY}{attempt.suit}"] = 0.0
-    return [*rows, *_tally(db, run.user_id, local_day(now, graded.timezone), attempt, tallies)]
-
-
-def _tally(db: Session, user_id: int, day: date, attempt: Attempt, ratings: dict[str, float]) -> list[PracticeDay]:
-    """The user's practice days of `day` under each key of `ratings` (a skill, `overall`, a question type, a
-    suit) with one more answer and the key's rating (`PRACTICE_DAYS` reads the stored ones). Each stored
-    row writes its rating even when it has not changed (a type's or a suit's stays 0), so that all of
-    them go in one UPDATE."""
-    keys = list(ratings)
-    stored = {row.skill: row for row in db.exec(PRACTICE_DAYS, params={
-        "user": user_id, "day": day, **{f"key{n}": keys[n] if n < len(keys) else None for n in range(TALLIES)}})}
-    rows: list[PracticeDay] = []
-    for key, rating in ratings.items():
-        row = stored.get(key) or PracticeDay(user_id=user_id, day=day, skill=key, asked=0, right=0, ms=0)
-        row.asked, row.right, row.ms, row.rating = (row.asked + 1, row.right + attempt.correct, row.ms + attempt.ms,
-                                                    rating)
-        if key in stored:
-            flag_modified(row, "rating")
-        rows.append(row)
+    day = local_day(now, graded.timezone)
+    db.execute(TALLY[db.get_bind().dialect.name], [
+        {"user_id": run.user_id, "day": day, "skill": key, "asked": 1, "right": int(attempt.correct),
+         "ms": attempt.ms, "rating": value} for key, value in tallies.items()])
     return rows
 
 
@@ -399,15 +407,17 @@ def spent_ms(items: Sequence[tuple[DrillRun, Attempt | None]]) -> int:
     return sum(max(0, round((aware(a.created) - aware(r.started)).total_seconds() * 1000)) for r, a in items if a)
 
 
-def retry_run(db: Session, mistake: Attempt, now: datetime, daily_id: int | None = None) -> DrillRun:
-    """A run that replays a mistake's deal from the start of its trick and asks its question again."""
+def retry_run(db: Session, mistake: Attempt, now: datetime, daily_id: int | None = None,
+              daily_seq: int | None = None) -> DrillRun:
+    """A run that replays a mistake's deal from the start of its trick and asks its question again (a daily
+    item when `daily_id` is given, at its place `daily_seq` in the session)."""
     run = db.get(DrillRun, mistake.run_id)
     plays = plays_at(deal_cache().get(db, _deal_key(db, mistake.deal_pk)), mistake.position)
     return DrillRun(user_id=mistake.user_id, drill_id=DAILY_ID, deal_pk=mistake.deal_pk, seat=mistake.seat,
                     seed=secrets.randbelow(2**31), checkpoints=[plays],
                     cursor=plays - int(mistake.position.partition(".")[2]), question=mistake.question,
                     pace=run.pace if run else None, daily_id=daily_id, started=now,
-                    daily_kind="mistake" if daily_id is not None else None, retry_of=mistake.id)
+                    daily_kind="mistake" if daily_id is not None else None, retry_of=mistake.id, daily_seq=daily_seq)
 
 
 def _deal_key(db: Session, deal_pk: int) -> tuple[int, str, datetime]:
@@ -420,7 +430,7 @@ def next_run(db: Session, daily: DailySession, now: datetime) -> DrillRun | None
     retry; else a due mistake; else the due skill of lowest retrievability; else a new skill (up to
     `NEW_PER_DAY`); else practice of the skill of lowest retrievability (not the one just asked).
     A skill gets a fresh position near the player's rating (moved by the difficulty setting), at a
-    pace that rises with the rating."""
+    pace that rises with the rating. A new item takes the session's next place (`daily_seq`)."""
     items = session_runs(db, daily)
     pending = [run for run, attempt in items if attempt is None and run.status == ACTIVE]
     if pending:
@@ -434,7 +444,7 @@ def next_run(db: Session, daily: DailySession, now: datetime) -> DrillRun | None
         if mistake_id not in asked:
             mistake = db.get(Attempt, mistake_id)
             if mistake is not None and mistake.user_id == daily.user_id:
-                return retry_run(db, mistake, now, daily.id)
+                return retry_run(db, mistake, now, daily.id, len(items))
     new_today = sum(1 for run, _a in items if run.daily_kind == "new")
     queue = [(s, "skill") for s in due.skills if s not in done_skills]
     if new_today < NEW_PER_DAY:
@@ -457,8 +467,24 @@ def next_run(db: Session, daily: DailySession, now: datetime) -> DrillRun | None
             return DrillRun(user_id=daily.user_id, drill_id=DAILY_ID, deal_pk=chosen.deal_pk, seat=chosen.seat,
                             seed=rng.randrange(2**31), checkpoints=[chosen.plays], cursor=0,
                             question=chosen.question.to_json(), pace=pace, daily_id=daily.id, daily_kind=kind,
-                            started=now, signals=chosen.signals)
+                            daily_seq=len(items), started=now, signals=chosen.signals)
     return None
+
+
+def go_on(db: Session, daily: DailySession, now: datetime) -> str:
+    """Where the session goes on: its next item (`next_run`, stored when new), or, when there is none, the
+    day's result (the session closed). Of two requests at once, one stores the next item (the place in
+    the session is unique), the other goes to it."""
+    for _making in range(2):
+        following = next_run(db, daily, now)
+        if following is None:
+            if daily.finished is None:
+                close(db, daily, now)
+                store(daily)
+            return url_for("daily.today")
+        if following.id is not None or store(following):
+            return url_for("drills.run_page", run_id=following.id)
+    return url_for("daily.today")  # both places taken meanwhile: the page shows where the session stands
 
 
 def close(db: Session, daily: DailySession, now: datetime) -> None:
@@ -487,15 +513,7 @@ def finished(run: DrillRun) -> str | None:
     daily = db.get(DailySession, run.daily_id)
     if daily is None or daily.user_id != run.user_id:
         return None
-    following = next_run(db, daily, now)
-    if following is None:
-        if daily.finished is None:
-            close(db, daily, now)
-            store(daily)
-        return url_for("daily.today")
-    if following.id is None:
-        store(following)
-    return url_for("drills.run_page", run_id=following.id)
+    return go_on(db, daily, now)
 
 
 # -- pages -------------------------------------------------------------------------------------------
@@ -620,32 +638,28 @@ def start() -> Any:
         if not store(daily):  # started meanwhile, by another request
             daily = today_session(db, g.user.id, day)
             assert daily is not None
-    following = next_run(db, daily, now)
-    if following is None:
-        if daily.finished is None:
-            close(db, daily, now)
-            store(daily)
-        return go(url_for("daily.today"))
-    if following.id is None:
-        store(following)
-    return go(url_for("drills.run_page", run_id=following.id))
+    return go(go_on(db, daily, now))
 
 
 @bp.route("/today/retry", methods=("POST",))
 @login_required
 def retry_misses() -> Any:
-    """Retry every miss of today's session, one after another."""
+    """Retry every miss of today's session, one after another (while a retry or another item is pending,
+    go on with it: the same POST sent twice makes the retries once)."""
     db = get_session()
     state = today_of(g.user.id)
     if state.session is None:
         return go(url_for("daily.today"))
-    misses = db.exec(select(Attempt).join(DrillRun, col(DrillRun.id) == Attempt.run_id)
-                     .where(DrillRun.daily_id == state.session.id, Attempt.user_id == g.user.id,
-                            col(Attempt.correct).is_(False)).order_by(col(Attempt.id))).all()
-    runs = [retry_run(db, miss, utcnow(), state.session.id) for miss in misses]
+    items = session_runs(db, state.session)
+    pending = next((run for run, attempt in items if attempt is None and run.status == ACTIVE), None)
+    if pending is not None:
+        return go(url_for("drills.run_page", run_id=pending.id))
+    misses = [attempt for run, attempt in items if attempt is not None and not attempt.correct]
+    runs = [retry_run(db, miss, utcnow(), state.session.id, len(items) + place) for place, miss in enumerate(misses)]
     if not runs:
         return go(url_for("daily.today"))
-    store(*runs)
+    if not store(*runs):  # made meanwhile, by the same POST sent again
+        return go(url_for("daily.today"))
     return go(url_for("drills.run_page", run_id=runs[0].id))
 
 
@@ -669,12 +683,24 @@ def save_settings() -> Any:
 @bp.route("/review/<id:attempt_id>/retry", methods=("POST",))
 @login_required
 def retry(attempt_id: int) -> Any:
-    """Try a mistake again now: its deal's trick replayed up to the moment, the same question."""
+    """Try a mistake again now: its deal's trick replayed up to the moment, the same question; while a retry of
+    it from the review is not done, that one goes on (one at a time: the POST sent twice makes one)."""
     db = get_session()
     mistake = _mistake(db, attempt_id)
-    run = retry_run(db, mistake, utcnow())
-    store(run)
-    return go(url_for("drills.run_page", run_id=run.id))
+    for _making in range(2):
+        active = db.exec(ACTIVE_RETRY, params={"attempt": mistake.id, "user": mistake.user_id}).first()
+        if active is not None:
+            return go(url_for("drills.run_page", run_id=active))
+        run = retry_run(db, mistake, utcnow())
+        if store(run):
+            return go(url_for("drills.run_page", run_id=run.id))
+    return go(url_for("review.show", attempt_id=attempt_id))
+
+
+ACTIVE_RETRY = select(DrillRun.id).where(DrillRun.retry_of == sa.bindparam("attempt"),
+                                         DrillRun.user_id == sa.bindparam("user"), col(DrillRun.daily_id).is_(None),
+                                         DrillRun.status == ACTIVE)
+"""The retry of a mistake from the review that is not done yet (at most one: `uq_drill_runs_active_retry_of`)."""
 
 
 @bp.route("/review/<id:attempt_id>/learned", methods=("POST",))

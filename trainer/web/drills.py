@@ -30,7 +30,7 @@ from trainer.gouji.rules import PRESETS as GOUJI_PRESETS
 from trainer.signals.quiz import SignalDrill
 from trainer.tracking.tracker import Snapshot
 from trainer.web.auth import login_required
-from trainer.web.db import get_session, store
+from trainer.web.db import get_session, store, writing
 from trainer.web.dealdata import DealCache, DealData, DealKey, deal_cache, plays_at
 from trainer.web.display import preset_label
 from trainer.web.extensions import limiter
@@ -43,12 +43,16 @@ bp = Blueprint("drills", __name__)
 
 DONE = "done"
 ACTIVE = "active"
+GRADINGS = 2
+"""How many times an answer is graded: again when another user's first answer at the position made its rating
+row meanwhile (then it is graded on that row)."""
 
 
 @dataclass(frozen=True, slots=True)
 class RunHooks:
     """What another part of the app (the daily training) adds to the run loop: `answered` gives the
-    rows to store with a new attempt (in the same commit; it gets what the seat knew then);
+    rows to store with a new attempt (it gets what the seat knew then; called inside the answer's write
+    transaction, `db.writing()`, so what it reads stays as read until the attempt and its rows commit);
     `finished` gives where a run that has just ended goes instead of its summary (None: the
     summary)."""
 
@@ -291,9 +295,9 @@ def step(run_id: int) -> Any:
 @bp.route("/runs/<id:run_id>/answer", methods=("POST",))
 @login_required
 def answer(run_id: int) -> Any:
-    """Grade the answer to the current checkpoint against the tracker, store it, then show the
-    feedback and the next plays. A second submit of the same checkpoint stores nothing and shows
-    the same feedback."""
+    """Grade the answer to the current checkpoint against the tracker, store it (with what the grading hook
+    updates, in one write transaction), then show the feedback and the next plays. A second submit of the
+    same checkpoint stores nothing and shows the same feedback."""
     run, drill, data = _load(run_id)
     checkpoint = request.form.get("checkpoint", type=int)
     attempt = _answered(run)
@@ -314,14 +318,16 @@ def answer(run_id: int) -> Any:
                       position=str(asked.position), seat=run.seat, deal_pk=run.deal_pk, created=now,
                       ms=max(0, round((now - shown).total_seconds() * 1000)))
     stored = None
-    for _grading in range(2):  # again when another answer of the user's made a row this grading makes
-        with get_session().no_autoflush:  # nothing written before the write lock is held (see `WriteLock`)
-            graded = hooks().answered(run, attempt, data, asked.snapshot)
-        if store(attempt, *graded):
+    for _grading in range(GRADINGS):
+        try:
+            with writing() as db, db.no_autoflush:  # the hook's reads and the writes: one transaction
+                db.add_all([attempt, *hooks().answered(run, attempt, data, asked.snapshot)])
+        except sa.exc.IntegrityError:
+            stored = _answered(run)
+            if stored is not None:  # answered meanwhile, by another request
+                break
+        else:
             stored = attempt
-            break
-        stored = _answered(run)
-        if stored is not None:  # answered meanwhile, by another request
             break
     return _current(run, drill, data, stored)
 

@@ -125,12 +125,18 @@ class DrillRun(SQLModel, table=True):
     `checkpoints` are the play counts where the run stops to ask (ascending); `cursor` is how many
     plays have been shown. Everything a run needs to go on is here, so a run resumes after the tab
     or the server went away. `shown_at` is when the current checkpoint's question was last shown
-    (the answer time counts from it). `status` is `active` or `done`.
+    (the answer time counts from it). `status` is `active` or `done`. A daily item's place in its
+    session (`daily_seq`) is unique, and so is the active retry from the review of one mistake: the same
+    "make the next thing" POST sent twice at once makes one run.
     """
 
     __tablename__ = "drill_runs"
     __table_args__ = (sa.Index("ix_drill_runs_user_id_started", "user_id", "started"),
-                      sa.Index("ix_drill_runs_user_id_deal_pk", "user_id", "deal_pk"))
+                      sa.Index("ix_drill_runs_user_id_deal_pk", "user_id", "deal_pk"),
+                      sa.UniqueConstraint("daily_id", "daily_seq"),
+                      sa.Index("uq_drill_runs_active_retry_of", "retry_of", unique=True,
+                               sqlite_where=sa.text("daily_id IS NULL AND status = 'active'"),
+                               postgresql_where=sa.text("daily_id IS NULL AND status = 'active'")))
 
     id: int | None = Field(default=None, primary_key=True)
     user_id: int = Field(foreign_key="users.id", ondelete="CASCADE")
@@ -149,6 +155,8 @@ class DrillRun(SQLModel, table=True):
     daily_id: int | None = Field(default=None, foreign_key="daily_sessions.id", ondelete="CASCADE", index=True,
                                  description="the daily session this one-question run is an item of")
     daily_kind: str | None = Field(default=None, sa_type=sa.String(8), description="mistake, skill or new")
+    daily_seq: int | None = Field(default=None, description="the item's place in its daily session (0, 1, …): "
+                                                            "unique, so that two requests make one next item")
     retry_of: int | None = Field(default=None, index=True,
                                  description="the wrong attempt this run asks again (no foreign key: attempts "
                                              "refer to runs)")
