@@ -1,7 +1,7 @@
 """the starter library's load log: the digest of the shipped files each load read, its progress, what it stored
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 Create Date: 2026-12-02
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlmodel
 from alembic import op
 
 revision: str = '0011'
-down_revision: str | None = '0009'
+down_revision: str | None = '0010'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -126,7 +126,8 @@ def serving(app: Flask) -> Iterator[str]:
 
 
 @pytest.fixture
-def two_hosts(make_app: Callable[..., Flask], tmp_path: Path, redis_prefix: str) -> Iterator[tuple[Flask, str, Flask, str]]:
+def two_hosts(make_app: Callable[..., Flask], tmp_path: Path,
+              redis_prefix: str) -> Iterator[tuple[Flask, str, Flask, str]]:
     """Two apps, each with an instance folder of its own, on this test's database and one Redis,
     served: (app A, its URL, app B, its URL)."""
     shared = {"RATELIMIT_ENABLED": True, "RATELIMIT_STORAGE_URI": REDIS_URL, "RATELIMIT_KEY_PREFIX": redis_prefix,

@@ -111,6 +111,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     csrf.init_app(app)
     htmx.init_app(app)
+    limiter.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
     inputs.init_app(app)
 
@@ -123,7 +124,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     daily.init_app(app)
     app.register_blueprint(daily.bp)
     app.register_blueprint(stats.bp)
-    limiter.init_app(app)  # after the blueprints: it wraps the views that declare limits
 
     _register_error_pages(app)
     app.after_request(_vary_on_htmx)

@@ -227,11 +227,6 @@ def _when_limited(hook: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return run
 
 
-LIMITS = "_jipai_limits"
-"""The attribute of a view holding the limits it declares (`ViewLimits.limit`)."""
-EXEMPT = "_jipai_limit_exempt"
-"""The attribute that marks a view exempt (`ViewLimits.exempt`)."""
-
 REDIS_TIMEOUTS = {"socket_connect_timeout": 1.0, "socket_timeout": 1.0}
 """The Redis store's default socket timeouts (seconds): a store that does not answer costs a login at
 most this long before the limiter falls back to its own memory (redis-py waits for the system's
@@ -240,7 +235,7 @@ connect timeout, minutes, by default)."""
 
 class ViewLimits:
     """The rate limits views declare (`@limiter.limit`, `@limiter.exempt`), checked by a `ViewLimiter`
-    of each app's own (`init_app`, after the blueprints are registered).
+    of each app's own (`init_app`).
 
     Flask-Limiter keeps its store, its fallback state (store unreachable) and its settings on the
     extension object, so one object bound to two apps of one process (tests; two "hosts" in one test)
@@ -252,36 +247,41 @@ class ViewLimits:
 
     def __init__(self, key_func: Callable[[], str]) -> None:
         self._key_func = key_func
+        self._limited: list[tuple[Callable[..., Any], str | Callable[[], str], dict[str, Any]]] = []
+        self._exempt: list[Callable[..., Any]] = []
 
-    def limit(self, limit_value: str | Callable[[], str], **options: Any) -> Callable[[Callable[..., Any]],
-                                                                                    Callable[..., Any]]:
-        """Declare a Flask-Limiter limit on a view (see `ViewLimiter.limit`), checked once the view's
-        app has a limiter."""
+    def limit(self, limit_value: str | Callable[[], str],
+              **options: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Flask-Limiter's limit as a decorator of one view (see `ViewLimiter.limit`), checked where it
+        stands among the view's decorators by the limiter of the app serving the request."""
         def declare(view: Callable[..., Any]) -> Callable[..., Any]:
             if isinstance(view, Blueprint):
                 raise TypeError("ViewLimiter limits views, not blueprints")
-            declared = [*getattr(view, LIMITS, ()), (limit_value, options)]
-            setattr(view, LIMITS, declared)
-            return view
+            index = len(self._limited)
+            self._limited.append((view, limit_value, options))
+
+            @functools.wraps(view)
+            def limited(*args: Any, **kwargs: Any) -> Any:
+                return current_app.extensions["jipai_limited_views"][index](*args, **kwargs)
+            return limited
         return declare
 
     def exempt(self, view: Callable[..., Any]) -> Callable[..., Any]:
         """Declare a view exempt from the limiter's app-wide limits."""
-        setattr(view, EXEMPT, True)
+        self._exempt.append(view)
         return view
 
     def init_app(self, app: Flask) -> ViewLimiter:
-        """Give `app` a limiter of its own (`app.extensions["jipai_limiter"]`) checking the limits its
-        views declare: call it after registering the blueprints."""
+        """Give `app` a limiter of its own (`app.extensions["jipai_limiter"]`) and the declared views
+        as that limiter checks them."""
         config = app.config
         if not config.get("RATELIMIT_STORAGE_OPTIONS") and str(config.get("RATELIMIT_STORAGE_URI")).startswith("redis"):
             config["RATELIMIT_STORAGE_OPTIONS"] = dict(REDIS_TIMEOUTS)
         own = ViewLimiter(self._key_func)
-        for endpoint, view in app.view_functions.items():
-            checked = own.exempt(view) if getattr(view, EXEMPT, False) else view
-            for limit_value, options in getattr(view, LIMITS, ()):  # innermost first, as decorated
-                checked = own.limit(limit_value, **options)(checked)
-            app.view_functions[endpoint] = checked
+        for view in self._exempt:
+            own.exempt(view)
+        app.extensions["jipai_limited_views"] = [own.limit(limit_value, **options)(view)
+                                                 for view, limit_value, options in self._limited]
         own.init_app(app)
         app.extensions["jipai_limiter"] = own
         return own
