@@ -53,10 +53,14 @@ RESPOND = [
     ({**R("AH", "AH 9H 7H 5H 3H"), "trump": "S"}, A("9H", "answer_A")),
     (R("AH", "AH 10H 9H 8H 3H"), A("9H 8H", "answer_A")),
     (R("AH", "AH 9H 8H 5S 7C"), A("9H 8H", "answer_A")),  # other suits in hand are ignored
-    # AKK10: the helper may skip the signal and play the 10 (seed 000 5.2.5); an attacker may not
-    (R("AH", "AH KH KH 10H 9H 3H"), A("9H 10H", "skip_signal_10")),
-    (R("AH", "AH KH KH 10H 9H 3H", role="attacker"), A("9H", "answer_A")),
-    (R("AH", "AH KH KH 10H 3H"), A("10H", "skip_signal_10")),
+    # AKK10: the helper 极长 in the suit (8 cards or more, docs/decisions.md) may skip the signal and play
+    # the 10 (seed 000 5.2.5); an attacker may not; with 7 cards or fewer the helper answers as anyone
+    (R("AH", "AH KH KH 10H 9H 7H 6H 3H"), A("9H 10H", "skip_signal_10")),
+    (R("AH", "AH KH KH 10H 9H 7H 6H 3H", role="attacker"), A("9H", "answer_A")),
+    (R("AH", "AH KH KH 10H 7H 6H 4H 3H"), A("10H", "skip_signal_10")),
+    (R("AH", "AH KH KH 10H 9H 7H 3H"), A("9H", "answer_A")),
+    (R("AH", "AH KH KH 10H 9H 3H"), A("9H", "answer_A")),
+    (R("AH", "AH KH KH 10H 7H 6H 3H"), A("KH 10H 7H 6H 3H", "has_A_no_signal_card")),
     (R("AH", "AH 7H 5H"), A("7H 5H", "has_A_no_signal_card")),
     (R("AH", "AH"), A("AH", "has_A_no_signal_card")),
     # without the A: never a signal card, points are fine (走分)
@@ -116,6 +120,10 @@ INTERPRET = [
     (I("AH", "9H", "KH 10H 6H 4H"), M("has_other_A", "answer_A")),  # seed 001 牌例1
     (I("AH", "QH", "KH 6H"), M("has_other_A", "answer_A")),
     (I("AH", "10H", "KH 6H"), M("cannot_tell", "skip_signal_10")),
+    # the 10 is AKK10 only from a helper holding 8 ♥ or more: 24 ♥ − 15 in my hand − the A led leaves 8
+    (I("AH", "10H", "KH QH QH JH JH 9H 9H 8H 8H 7H 7H 6H 6H 5H 5H"), M("cannot_tell", "skip_signal_10")),
+    (I("AH", "10H", "KH QH QH JH JH 9H 9H 8H 8H 7H 7H 6H 6H 5H 5H 4H"), M("no_A", "no_A")),
+    (I("AH", "10H", "KH QH QH JH JH 9H 9H 8H 8H 7H 7H 6H 6H 5H 5H", seen=["4H"]), M("no_A", "no_A")),
     (I("AH", "10H", "KH 6H", role="attacker"), M("no_A", "no_A")),
     (I("AH", "7H", "KH 6H"), M("no_A", "no_A")),
     (I("AH", "AH", "KH 6H"), M("played_other_A", "played_asked_card")),

@@ -27,6 +27,9 @@ from trainer.signals.conventions import Convention
 from trainer.signals.reasons import reason_text
 
 ROLES = ("banker", "helper", "attacker")
+AKK10_MIN_LENGTH = 8
+"""The helper's AKK10 exception (seed 000 5.2.5 "某色副自己极长") needs at least this many cards of the suit,
+the A, both Ks and the 10 included (docs/decisions.md)."""
 MAX_ORDERS = 20_000
 """`discard_play` refuses positions whose plays to order exceed this (a referee answers every line quickly)."""
 
@@ -141,7 +144,7 @@ def _answer_ace(held: list[Card], signals: list[Card], others: list[Card], seen_
     """Step 4 of `respond`: answering an A (应A), with or without the other A."""
     if _has(held, 14):
         ranks = Counter(card.rank for card in held)
-        if may_skip and ranks[13] == 2 and ranks[10]:
+        if may_skip and ranks[13] == 2 and ranks[10] and len(held) >= AKK10_MIN_LENGTH:
             return answer([*signals, *(card for card in held if card.rank == 10)], "skip_signal_10")
         if signals:
             return answer(signals, signal_rule)
@@ -178,7 +181,8 @@ def interpret(lead: Card, leader: str, role: str, play: Card, hand: Sequence[Car
             return say("played_other_A", "played_asked_card")
         if convention.is_signal(play, ctx):
             return say("has_other_A", "nt_opponent_A" if opponent_ace else "answer_A")
-        if play.rank == 10 and role == "banker" and not opponent_ace:
+        if play.rank == 10 and role == "banker" and not opponent_ace and \
+                _can_hold(suit, mine, seen_suit, ctx) >= AKK10_MIN_LENGTH:
             return say("cannot_tell", "skip_signal_10")
         return say("no_A", "no_A")
     both_aces = ctx.level != 14 and sum(card.rank == 14 for card in mine) == 2
@@ -199,6 +203,12 @@ def interpret(lead: Card, leader: str, role: str, play: Card, hand: Sequence[Car
             return say("void", "void")
         return say("played_other_K", "five_lead_K") if play.rank == 13 else say("no_K", "five_lead_no_K")
     return say("no_meaning", "no_convention")
+
+
+def _can_hold(suit: int, mine: Sequence[Card], seen_suit: Sequence[Card], ctx: TrumpContext) -> int:
+    """The most cards of side suit `suit` my partner can have held when answering my single lead of it:
+    the suit's two copies of each face less mine, those seen and the led card (the answer among them)."""
+    return 2 * len(ctx.faces_by_suit[suit]) - len(mine) - len(seen_suit) - 1
 
 
 # -- discard order (垫牌约定) -------------------------------------------------------------------------------
