@@ -95,7 +95,7 @@ def test_error_pages_are_words_not_tracebacks(client) -> None:
 
 
 def test_an_unexpected_error_is_a_page_in_words(make_app) -> None:
-    app = make_app(TESTING=False)
+    app = make_app(TESTING=False, LIBRARY_LOAD="sync")  # no background load left running after the test
 
     @app.route("/boom")
     def boom() -> str:
