@@ -4,8 +4,10 @@ by six bots (gouji.md §3).
 The heuristic bot looks only at its own hand and the public table (the top, its owner, the mode, who may
 burn, the hand sizes): it leads its lowest set first so that its last set is its strongest; it keeps its
 jokers and 2s to answer 够级 plays as 对头 (X "够级牌的保护"), and spends them freely only near the end;
-it never tops a teammate outside 够级 mode; it burns (烧牌) an opponent's 够级 play only when it can go out
-behind it; and it avoids 憋3: a play that would leave it only 3s carries every joker it has, or is not made.
+it never tops a teammate outside 够级 mode; as 对头 it yields (让牌) to a teammate still to act that holds fewer
+cards, or rather than break a set; it burns (烧牌) an opponent's 够级 play whenever the burn is legal, a
+teammate's only to go out behind it, and keeps its jokers when its hand is close to a legal burn; and it
+avoids 憋3: a play that would leave it only 3s carries every joker it has, or is not made.
 
 >>> import random
 >>> state = play_hand(random.Random(1), GoujiRules(), ["heuristic", "random"] * 3, leader=0)[1]
