@@ -95,8 +95,8 @@ def _cost(cards: Sequence[Card], held: dict[int, list[Card]]) -> tuple[int, int,
 
 
 def _burn_ready(state: HandState, seat: int) -> bool:
-    """True when `seat`'s hand is at most one rank away from a legal burn (gouji.md §3.5): burning a set that
-    takes a whole rank would leave a rest that can go out with a joker in every set but the last."""
+    """True when `seat` holds a joker and its hand is within two jokers of a legal burn (gouji.md §3.5): the
+    jokers are then kept, since a burn that takes a whole rank or two may soon leave a rest that can go out."""
     short, _ = burn_shortfall([VALUE_OF[card.index] for card in state.hand(seat)], state.rules)
     return short <= 2 and any(VALUE_OF[card.index] >= SMALL for card in state.hand(seat))
 
