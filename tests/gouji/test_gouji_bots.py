@@ -12,7 +12,7 @@ from trainer.engine import parse_cards
 from trainer.gouji import GoujiRules, HandState
 from trainer.gouji.bots import HeuristicBot, RandomBot, burn_order, record_hand
 from trainer.gouji.generate import HANDS_PER_GAME, generate_gouji_records
-from trainer.gouji.records import parse_gouji_record, replay, result_of
+from trainer.gouji.records import parse_gouji_record, replay, result_of, verify_summary
 
 FILLER = "4S 4H 5S 5H 6S 6H 7S 7H 8S 8H"
 """Cards that keep a hand above the end-game size, two of each low rank."""
@@ -70,11 +70,60 @@ def test_burns_an_opponents_gouji_play_when_it_can_go_out_behind_it():
     assert state.burns[-1].by == 1 and state.runs[1]
 
 
-def test_does_not_burn_a_teammate_nor_without_jokers():
+def test_burns_a_teammate_only_to_go_out_behind_it():
+    """X "你的联邦只需烧你一套牌即可争到对手前面": a teammate burns to go out (AA leaves BJ and a 3); with more
+    ranks left it does not, while no opponent is close to going out; without jokers nobody can burn."""
     state = table({0: f"3S KS KH {FILLER}", 2: "3H AS AH BJ", 1: f"3C AC AD {FILLER}"}, leader=0)
     state.act(0, parse_cards("KS KH"))
-    assert bot(2).burn(state) is None
     assert bot(1).burn(state) is None
+    assert names(bot(2).burn(state)) == ["AH", "AS"] and state.burns[-1].by == 2
+    state = table({0: f"3S KS KH {FILLER}", 2: "3H AS AH BJ SJ 9S 9H 8S 8H"}, leader=0)
+    state.act(0, parse_cards("KS KH"))
+    assert bot(2).burn(state) is None
+
+
+def test_a_burn_that_would_leave_only_threes_needs_a_big_joker():
+    """J allows the burn that leaves one set (只剩一手牌), but a beaten play before the 3s is 闷 (憋3)."""
+    state = table({0: f"3S KS KH {FILLER}", 1: "3H 3C AS AH"}, leader=0)
+    state.act(0, parse_cards("KS KH"))
+    assert bot(1).burn(state) is None
+    state = table({0: f"3S KS KH {FILLER}", 1: "3H 3C AS BJ"}, leader=0)
+    state.act(0, parse_cards("KS KH"))
+    assert names(bot(1).burn(state)) == ["AS", "BJ"]
+
+
+def test_keeps_its_jokers_for_a_burn_it_is_close_to():
+    """A hand close to a legal burn (99 and KK beside BJ and 3s) does not spend its joker on a plain A in the
+    end game."""
+    state = table({1: f"3S AS {FILLER}", 2: "3H BJ 9S 9H KS KD"}, leader=1)
+    state.act(1, parse_cards("AS"))
+    assert bot(2).act(state) == "pass"
+
+
+def test_yields_to_a_teammate_still_to_act_that_holds_fewer_cards():
+    """J 让牌 "即不想过牌，又不原意立即上牌时": as 对头 of seat 0's 55, with seats 1 and 2 passed, seat 3 yields
+    so that its teammate seat 5 (fewer cards) plays first; when nobody beats, it beats after all."""
+    state = table({0: f"3S 5S 5D {FILLER}", 3: "3C 9S 9H 4H 4S", 5: "3H 8S 8H 4D"}, leader=0)
+    state.act(0, parse_cards("5S 5D"))
+    state.act(1, "pass")
+    state.act(2, "pass")
+    assert state.turn.may_yield and bot(3).act(state) == "yield"
+    state.act(4, "pass")
+    state.act(5, "pass")
+    assert state.turn.actor == 3 and names(bot(3).act(state)) == ["9H", "9S"]
+
+
+def test_does_not_yield_to_a_teammate_holding_more_cards_nor_without_a_beat():
+    state = table({0: f"3S 5S 5D {FILLER}", 3: "3C 9S 9H 4D"}, leader=0)
+    state.act(0, parse_cards("5S 5D"))
+    state.act(1, "pass")
+    state.act(2, "pass")
+    assert state.turn.may_yield and names(bot(3).act(state)) == ["9H", "9S"]
+    state = table({0: f"3S 5S 5D {FILLER}", 3: "3C 4D", 5: "3H 8S"}, leader=0)
+    state.act(0, parse_cards("5S 5D"))
+    state.act(1, "pass")
+    state.act(2, "pass")
+    assert state.turn.may_yield and bot(3).act(state) == "pass"          # 真过: nothing to beat with
 
 
 def test_burn_order_puts_the_owners_teammates_first():
@@ -97,6 +146,18 @@ def test_generated_deals_verify_and_chain_the_leader():
     second = records[1]
     assert second["previous"]["places"] == records[0]["places"]
     assert second["leader"] == records[0]["places"][-1]          # the previous 大落 leads (G)
+
+
+def test_generated_deals_yield_and_burn_and_verify():
+    """Seed 003's techniques need 让牌 and 烧牌 to be seen (X "判断出是真过还是让牌"): over 60 generated deals at
+    least one yield in three deals and one burn in five, and every deal verifies complete."""
+    records = generate_gouji_records(GoujiRules(), seed=1, count=60)
+    yields = sum(1 for record in records for round_ in record["rounds"] for action in round_["actions"]
+                 if action[1] == "yield")
+    replays = [replay(parse_gouji_record(json.loads(record_text(record)))) for record in records]
+    assert all(rep.complete for rep in replays)
+    burns = sum(len(verify_summary(rep)["burns"]) for rep in replays)
+    assert yields >= 20 and burns >= 12
 
 
 def test_same_seed_same_bytes_any_jobs():

@@ -4,8 +4,10 @@ by six bots (gouji.md §3).
 The heuristic bot looks only at its own hand and the public table (the top, its owner, the mode, who may
 burn, the hand sizes): it leads its lowest set first so that its last set is its strongest; it keeps its
 jokers and 2s to answer 够级 plays as 对头 (X "够级牌的保护"), and spends them freely only near the end;
-it never tops a teammate outside 够级 mode; it burns (烧牌) an opponent's 够级 play only when it can go out
-behind it; and it avoids 憋3: a play that would leave it only 3s carries every joker it has, or is not made.
+it never tops a teammate outside 够级 mode; as 对头 it yields (让牌) to a teammate still to act that holds fewer
+cards, or rather than break a set; it burns (烧牌) an opponent's 够级 play whenever the burn is legal, a
+teammate's only to go out behind it, and keeps its jokers when its hand is close to a legal burn; and it
+avoids 憋3: a play that would leave it only 3s carries every joker it has, or is not made.
 
 >>> import random
 >>> state = play_hand(random.Random(1), GoujiRules(), ["heuristic", "random"] * 3, leader=0)[1]
@@ -20,7 +22,7 @@ from typing import Any
 
 from trainer.engine.cards import Card
 from trainer.gouji.deal import choose_moves, deal, with_exchanges
-from trainer.gouji.plays import BIG, SMALL, THREE, TWO, VALUE_OF
+from trainer.gouji.plays import BIG, SMALL, THREE, TWO, VALUE_OF, burn_shortfall
 from trainer.gouji.randomplay import _beating_candidates, _by_value, _lead_candidates, _try, record_of
 from trainer.gouji.rules import GoujiRules
 from trainer.gouji.state import Action, HandState
@@ -92,21 +94,38 @@ def _cost(cards: Sequence[Card], held: dict[int, list[Card]]) -> tuple[int, int,
     return jokers, twos, broken, base
 
 
+def _burn_ready(state: HandState, seat: int) -> bool:
+    """True when `seat` holds a joker and its hand is within two jokers of a legal burn (gouji.md §3.5): the
+    jokers are then kept, since a burn that takes a whole rank or two may soon leave a rest that can go out."""
+    short, _ = burn_shortfall([VALUE_OF[card.index] for card in state.hand(seat)], state.rules)
+    return short <= 2 and any(VALUE_OF[card.index] >= SMALL for card in state.hand(seat))
+
+
 class HeuristicBot(Bot):
     """A bot that plays like people (see the module's docstring)."""
 
     def burn(self, state: HandState) -> list[Card] | None:
-        """Burn an opponent's 够级 play when the rest of the hand can then go out (烧牌成功 is likely)."""
-        top, owner, rules = state.top, state.owner, state.rules
-        if top is None or owner is None or rules.team(owner) == rules.team(self.seat):
+        """Burn a 够级 play whenever the rest of the hand can then go out (the legal burn, J "烧牌的条件"):
+        an opponent's always (it stops the play's 开点 and takes the lead from the 对头's side); a
+        teammate's only to go out behind it or when an opponent is close to going out (X "你的联邦只需烧你一套牌
+        即可争到对手前面"). A burn that would leave only 3s carries a big joker, as any such play (憋3)."""
+        top, owner, rules, seat = state.top, state.owner, state.rules, self.seat
+        if top is None or owner is None:
             return None
-        held = _by_value(state, self.seat)
+        held = _by_value(state, seat)
         jokers = len(held.get(BIG, ())) + len(held.get(SMALL, ()))
-        plain = [v for v in held if v < SMALL]
-        if not jokers or len(plain) > jokers + 1:
-            return None
-        for cards in sorted(_beating_candidates(state, self.seat, top), key=lambda c: _cost(c, held)):
-            if _try(state, self.seat, cards):
+        if len([v for v in held if v < SMALL]) > jokers + 3:
+            return None         # the rest would hold too many ranks for its jokers, whatever is burned
+        size, threes = state.sizes[seat], len(held.get(THREE, ()))
+        if rules.team(owner) == rules.team(seat):
+            racing = any(state.sizes[s] <= ENDGAME for s in range(state.players)
+                         if rules.team(s) != rules.team(seat) and state.out[s] is None)
+            if not racing and len([v for v in held if v < SMALL and v != THREE]) > 2:
+                return None     # a teammate's play is burned only to go out, or in the race with an opponent
+        for cards in sorted(_beating_candidates(state, seat, top), key=lambda c: _cost(c, held)):
+            if threes and size - len(cards) == threes and not any(VALUE_OF[c.index] == BIG for c in cards):
+                continue
+            if _try(state, seat, cards):
                 return cards
         return None
 
@@ -126,17 +145,33 @@ class HeuristicBot(Bot):
         in_run = state.runs[seat]
         candidates = sorted(_beating_candidates(state, seat, top), key=lambda c: _cost(c, held))
         threes = len(held.get(THREE, ()))
+        ready = _burn_ready(state, seat)
         for cards in candidates:
-            jokers, twos, _, _ = _cost(cards, held)
+            jokers, twos, broken, _ = _cost(cards, held)
             if (jokers or twos) and not (answering or in_run or size <= ENDGAME or top.gouji):
                 continue
+            if jokers and not in_run and ready:
+                continue  # the jokers are kept for a burn (烧牌) the hand is close to
             if threes and size - len(cards) == threes and not any(VALUE_OF[c.index] == BIG for c in cards) \
                     and not answering:
                 continue  # it would leave only 3s behind a play that can still be beaten (憋3)
+            if state.turn.may_yield and self._yields(state, broken):
+                state.act(seat, "yield")
+                return "yield"
             if _try(state, seat, cards):
                 return cards
         state.act(seat, "pass")
         return "pass"
+
+    def _yields(self, state: HandState, breaks_a_set: bool) -> bool:
+        """As the top's 对头 with a beat in hand, yield (让牌) so that the teammate after the next seat plays
+        first (J "即不想过牌，又不原意立即上牌时，可声明让牌"; C "逢对门的牌均应先让后打"): when that teammate is
+        still to act and holds no more cards than this seat (it is ahead in the race, X "为联邦争科创造条件"),
+        or when the beat would break a set (拆牌). If nobody beats, the walk comes back and this seat beats."""
+        teammate = (self.seat + 2) % state.players
+        if state.out[teammate] is not None or state.has_passed(teammate):
+            return False
+        return state.sizes[teammate] <= state.sizes[self.seat] or breaks_a_set
 
     def _lead(self, state: HandState) -> Action:
         seat = self.seat
