@@ -17,7 +17,7 @@ from sqlmodel import Session
 from trainer.web.models import DailySession, DrillRun
 
 from browsing import CHROMIUM, at_each_width
-from test_drill_flow import live_app, require_chromium  # noqa: F401  (live_app: a fixture)
+from test_drill_flow import require_chromium
 
 
 def _short_item(app: Any, page: Any) -> None:
@@ -27,7 +27,7 @@ def _short_item(app: Any, page: Any) -> None:
     with Session(engine) as db:
         run = db.get(DrillRun, run_id)
         db.execute(sa.update(DrillRun).where(DrillRun.id == run_id).values(cursor=run.checkpoints[0] - 1))
-        db.execute(sa.update(DailySession).values(budget_ms=1))
+        db.execute(sa.update(DailySession).where(DailySession.id == run.daily_id).values(budget_ms=1))
         db.commit()
     page.reload()
 
@@ -71,7 +71,7 @@ def _daily_session(page: Any, base: str, app: Any, width: int) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
-def test_a_daily_session_and_the_dashboard_in_the_browser(live_app) -> None:  # noqa: F811
+def test_a_daily_session_and_the_dashboard_in_the_browser(live_app) -> None:
     require_chromium(CHROMIUM)
     base, app = live_app
     at_each_width(base, "daily", lambda page, width: _daily_session(page, base, app, width))

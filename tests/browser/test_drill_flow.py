@@ -5,7 +5,8 @@ trick (L), answer every question by keyboard, continue (Space) to the summary, a
 review; the chair captions' computed contrast on the felt is at least 4.5 : 1 (WCAG AA) — all of it
 under the app's Content-Security-Policy, with no violation reported (no inline script or style, no eval).
 
-The app runs in a thread on a free loopback port with a temporary instance folder (SQLite). Without
+The app runs in a thread on a free loopback port with a temporary instance folder (SQLite), one server
+for the session (`conftest.live_app`). Without
 /usr/bin/chromium the test fails, saying so (`.ci/run` installs it with apt); JIPAI_SKIP_BROWSER=1
 skips it instead, with that reason shown.
 """
@@ -14,19 +15,16 @@ from __future__ import annotations
 import itertools
 import os
 import re
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, select
-from werkzeug.serving import make_server
 
 from trainer.gouji.records import parse_gouji_record
 from trainer.records import parse_record
-from trainer.web import create_app
 from trainer.web.models import Attempt, Deal, DrillRun, DrillSettings
 
 from browsing import CHROMIUM, at_each_width
@@ -53,26 +51,6 @@ def test_a_missing_chromium_fails_unless_skipped_on_purpose(monkeypatch: pytest.
     with pytest.raises(pytest.skip.Exception, match="JIPAI_SKIP_BROWSER=1"):
         require_chromium(missing)
     require_chromium(str(Path(__file__)))  # present: nothing happens
-
-
-@pytest.fixture
-def live_app(tmp_path: Path) -> Iterator[tuple[str, object]]:
-    """The app served on a free loopback port from a thread; its base URL and the app."""
-    instance = tmp_path / "instance"
-    app = create_app({"INSTANCE_PATH": str(instance), "DATABASE_URL": f"sqlite:///{instance / 'jipai.sqlite'}",
-                      "SECRET_KEY": "browser test", "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
-                      "LIBRARY_LOAD": "sync",
-                      "STARTER_DEALS_DIR": str(Path(__file__).parents[2] / "drills" / "deals")})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}", app
-    finally:
-        server.shutdown()
-        thread.join(5)
-        server.server_close()
-        app.extensions["jipai_engine"].dispose()  # type: ignore[attr-defined]
 
 
 def _stop_early(app: object, run_id: int, lengths: Callable[[Any], list[int]]) -> list[int]:
@@ -109,16 +87,6 @@ CONTRAST = """() => Array.from(document.querySelectorAll('.chair .caption')).map
   const [hi, lo] = [lum(ink), lum(back)].sort((x, y) => y - x);
   return (hi + 0.05) / (lo + 0.05);
 })"""
-
-
-def _register(page: object, base: str, username: str) -> None:
-    """Register `username` through the form; signed in, on the start page."""
-    page.goto(f"{base}/auth/register")  # type: ignore[attr-defined]
-    page.fill("#username", username)  # type: ignore[attr-defined]
-    page.fill("#password", "correct horse")  # type: ignore[attr-defined]
-    page.fill("#confirm", "correct horse")  # type: ignore[attr-defined]
-    page.click("button[type=submit]")  # type: ignore[attr-defined]
-    page.wait_for_url(lambda url: "/auth/" not in url)  # type: ignore[attr-defined]
 
 
 def _visible_played(page: object) -> int:

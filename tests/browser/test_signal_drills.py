@@ -12,7 +12,7 @@ import re
 import sqlalchemy as sa
 from sqlmodel import Session, select
 from browsing import CHROMIUM, WIDTHS, at_each_width
-from test_drill_flow import live_app, require_chromium  # noqa: F401  (live_app is a fixture)
+from test_drill_flow import require_chromium
 
 from trainer.signals.quiz import load_signal_drills
 from trainer.web.models import Attempt, DrillRun, DrillSettings, User
@@ -64,7 +64,7 @@ def _run_signal_drill(page: object, base: str, app: object, drill_id: str, width
     assert len(stored) == asked and all(a.question_type.startswith("signal:") for a in stored)
 
 
-def test_the_signal_drills_in_the_browser(live_app) -> None:  # noqa: F811
+def test_the_signal_drills_in_the_browser(live_app) -> None:
     require_chromium(CHROMIUM)
     base, app = live_app
     names = {width: name for name, width in WIDTHS}

@@ -168,6 +168,18 @@ def test_places() -> None:
     assert last_one["over"] and last_one["remaining"] == [5] and last_one["remaining_places"] == [5]
 
 
+def test_places_without_kaidian_under_activity() -> None:
+    """Seed H "如果某人未开点，则该人不能走头科": under `activity` a seat that finishes first without having
+    opened takes 二科, and the next opener to finish takes 头科; without `opened` every seat counts as
+    opened, and other presets ignore it."""
+    events = [[1, "finished"], [0, "finished"]]
+    assert ask("places", rules="activity", events=events, opened=[0])["places"] == {"1": 2, "0": 1}
+    assert ask("places", rules="activity", events=events)["places"] == {"1": 1, "0": 2}
+    assert ask("places", events=events, opened=[0])["places"] == {"1": 1, "0": 2}
+    last_two = ask("places", rules="activity", opened=[], events=[[s, "men"] for s in range(1, 5)] + [[0, "finished"]])
+    assert last_two["places"]["0"] == 2 and last_two["over"] and last_two["remaining_places"] == [1]
+
+
 def test_buy3() -> None:
     hands = [["2S"], ["3S"], ["3H"], ["3S", "3H", "3D"], ["3C"], ["3D"]]
     assert ask("buy3", hands=hands, leader=0) == {"exchanges": [{"from": 3, "to": 0, "paid": "2"}]}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -78,24 +79,54 @@ def database_url(tmp_path: Path, server_database: str | None) -> str:
     return server_database or f"sqlite:///{tmp_path / 'jipai.sqlite'}"
 
 
+def _test_settings(instance: Path, database_url: str, starter_dir: Path) -> dict[str, Any]:
+    """The app config of the web tests."""
+    return {
+        "TESTING": True,
+        "SECRET_KEY": "test secret",
+        "INSTANCE_PATH": str(instance),
+        "DATABASE_URL": database_url,
+        "STARTER_DEALS_DIR": str(starter_dir),
+        "WTF_CSRF_ENABLED": False,
+        "RATELIMIT_ENABLED": False,
+        "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
+    }
+
+
+STARTING_KEYS = {"DATABASE_URL", "MIGRATE_ON_START", "LOAD_STARTER_LIBRARY", "STARTER_DEALS_DIR",
+                 "STARTER_GENERATE_COUNT", "LIBRARY_LOAD"}
+"""Config keys that change what the app's start leaves in the database: a test setting one starts
+from an empty file, not from the template."""
+
+
+@pytest.fixture(scope="session")
+def template_database(tmp_path_factory: pytest.TempPathFactory, server_database: str | None,
+                      starter_dir: Path) -> Path | None:
+    """SQLite only: a database file as an app's first start leaves it (migrated, the starter library
+    loaded), built once a session and copied for each test instead of migrating and loading again."""
+    if server_database:
+        return None
+    folder = tmp_path_factory.mktemp("template")
+    path = folder / "jipai.sqlite"
+    app = create_app(_test_settings(folder / "instance", f"sqlite:///{path}", starter_dir))
+    app.extensions["jipai_engine"].dispose()
+    return path
+
+
 @pytest.fixture
-def make_app(tmp_path: Path, database_url: str, server_database: str | None,
-             starter_dir: Path) -> Iterator[Callable[..., Flask]]:
-    """Build apps on this test's database; keyword arguments override the test config."""
+def make_app(tmp_path: Path, database_url: str, server_database: str | None, starter_dir: Path,
+             template_database: Path | None) -> Iterator[Callable[..., Flask]]:
+    """Build apps on this test's database; keyword arguments override the test config. On SQLite the
+    first app of a test starts from a copy of `template_database` unless the test sets one of the
+    `STARTING_KEYS`."""
     apps: list[Flask] = []
 
     def make(**config: Any) -> Flask:
-        settings = {
-            "TESTING": True,
-            "SECRET_KEY": "test secret",
-            "INSTANCE_PATH": str(tmp_path / "instance"),
-            "DATABASE_URL": database_url,
-            "STARTER_DEALS_DIR": str(starter_dir),
-            "WTF_CSRF_ENABLED": False,
-            "RATELIMIT_ENABLED": False,
-            "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
-        }
+        settings = _test_settings(tmp_path / "instance", database_url, starter_dir)
         settings.update(config)
+        fresh = tmp_path / "jipai.sqlite"
+        if template_database and not apps and not STARTING_KEYS & config.keys() and not fresh.exists():
+            shutil.copyfile(template_database, fresh)
         app = create_app(settings)
         apps.append(app)
         return app

@@ -183,6 +183,7 @@ def _places(request: dict[str, Any], rules: GoujiRules) -> Answer:
     if not isinstance(events, list):
         raise MalformedError("events: expected a list of [seat, \"finished\"/\"men\"]")
     n = rules.players
+    opened = set(_seats(request.get("opened", list(range(n))), rules, "opened"))
     places: list[int | None] = [None] * n
     over = False
     for index, raw in enumerate(events):
@@ -195,7 +196,10 @@ def _places(request: dict[str, Any], rules: GoujiRules) -> Answer:
         if seat in places:
             raise MalformedError(f"{where}: seat {seat} is already out")
         free = [i for i, s in enumerate(places) if s is None]
-        places[free[0] if raw[1] == "finished" else free[-1]] = seat
+        place = free[0] if raw[1] == "finished" else free[-1]
+        if place == 0 and len(free) > 1 and rules.touke_needs_kaidian and seat not in opened:
+            place = free[1]  # H "如果某人未开点，则该人不能走头科": the next free place
+        places[place] = seat
         left = [s for s in range(n) if s not in places]
         over = len({rules.team(s) for s in left}) <= 1 if rules.end == "one_team" else len(left) <= 1
     answer: Answer = {"places": {str(seat): place + 1 for place, seat in enumerate(places) if seat is not None},
