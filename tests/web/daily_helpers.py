@@ -48,6 +48,14 @@ def answer_item(client: FlaskClient, app: Flask, run_id: int, right: bool, clock
     """Reveal a one-question run to its checkpoint, answer it (right or wrong, `seconds` after the
     question shows), then continue; the response of the last step (the redirect to what comes next)."""
     headers = HX if headers is None else headers
+    at = answer_only(client, app, run_id, right, clock, seconds, headers)
+    return client.post(f"/runs/{run_id}/step?at={at}", headers=headers)
+
+
+def answer_only(client: FlaskClient, app: Flask, run_id: int, right: bool, clock: Clock | None = None,
+                seconds: float = 8, headers: dict[str, str] | None = None) -> int:
+    """`answer_item` without the continue: the checkpoint (plays) the run stands at, answered."""
+    headers = HX if headers is None else headers
     run = run_row(app, run_id)
     assert run.question is not None and len(run.checkpoints) == 1
     response = client.post(f"/runs/{run_id}/step?at={run.cursor}&to={run.checkpoints[0]}", headers=headers)
@@ -59,4 +67,4 @@ def answer_item(client: FlaskClient, app: Flask, run_id: int, right: bool, clock
     response = client.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": form_values(given)},
                            headers=headers)
     assert response.status_code in (200, 303), response.text[:300]
-    return client.post(f"/runs/{run_id}/step?at={run.checkpoints[0]}", headers=headers)
+    return run.checkpoints[0]

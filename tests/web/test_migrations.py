@@ -165,3 +165,38 @@ def test_a_migration_that_rebuilds_users_keeps_their_deals(tmp_path: Path, monke
         assert connection.execute(sa.text("SELECT count(*) FROM deals WHERE owner_id = 1")).scalar() == 1
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1  # on again for the app
     engine.dispose()
+
+
+def test_0012_keeps_the_runs_and_makes_a_start_token_unique_per_user(blank_database: str) -> None:
+    engine = make_engine(blank_database)
+    run = ("INSERT INTO drill_runs (user_id, drill_id, deal_pk, seat, seed, checkpoints, cursor, status,"
+           " started{token}) VALUES (:user, 'trumps', 1, 0, 7, '[4, 8]', 0, 'active', '2026-12-02 12:00:00'{value})")
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0011")
+        for name in ("ann", "bob"):
+            connection.execute(sa.text("INSERT INTO users (username, name_key, password_hash, session_token,"
+                                       " failed_logins, created) VALUES (:name, :name, 'x', :name, 0,"
+                                       " '2026-12-02 12:00:00')"), {"name": name})
+        connection.execute(sa.text(
+            "INSERT INTO deals (id, owner_id, record, rules, custom_rules, level, trump, banker, complete, tricks,"
+            " source_kind, created) VALUES ('0123456789abcdef', NULL, '{}', 'standard', false, '2', 'S', 0, true,"
+            " 25, 'import', '2026-12-02 12:00:00')"))
+        connection.execute(sa.text(run.format(token="", value="")), {"user": 1})
+        command.upgrade(alembic_config(connection), "0012")
+    assert _differences(engine) == []
+    tokened = run.format(token=", start_token", value=", :token")
+    with engine.begin() as connection:
+        assert connection.execute(sa.text("SELECT id, start_token FROM drill_runs")).all() == [(1, None)]
+        connection.execute(sa.text(run.format(token="", value="")), {"user": 1})  # no token: as many as made
+        connection.execute(sa.text(tokened), {"user": 1, "token": "t" * 22})
+        connection.execute(sa.text(tokened), {"user": 2, "token": "t" * 22})  # another's form: their own run
+    with pytest.raises(sa.exc.IntegrityError), engine.begin() as connection:
+        connection.execute(sa.text(tokened), {"user": 1, "token": "t" * 22})  # the same form again: refused
+    with engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0011")
+    assert "start_token" not in {column["name"] for column in sa.inspect(engine).get_columns("drill_runs")}
+    with engine.begin() as connection:
+        assert connection.execute(sa.text("SELECT count(*) FROM drill_runs")).scalar() == 4
+        command.upgrade(alembic_config(connection), "head")
+    assert _differences(engine) == []
+    engine.dispose()

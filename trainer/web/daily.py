@@ -650,17 +650,20 @@ def retry_misses() -> Any:
     state = today_of(g.user.id)
     if state.session is None:
         return go(url_for("daily.today"))
-    items = session_runs(db, state.session)
-    pending = next((run for run, attempt in items if attempt is None and run.status == ACTIVE), None)
-    if pending is not None:
-        return go(url_for("drills.run_page", run_id=pending.id))
-    misses = [attempt for run, attempt in items if attempt is not None and not attempt.correct]
-    runs = [retry_run(db, miss, utcnow(), state.session.id, len(items) + place) for place, miss in enumerate(misses)]
-    if not runs:
-        return go(url_for("daily.today"))
-    if not store(*runs):  # made meanwhile, by the same POST sent again
-        return go(url_for("daily.today"))
-    return go(url_for("drills.run_page", run_id=runs[0].id))
+    for _making in range(2):
+        items = session_runs(db, state.session)
+        pending = next((run for run, attempt in items if attempt is None and run.status == ACTIVE), None)
+        if pending is not None:
+            return go(url_for("drills.run_page", run_id=pending.id))
+        misses = [attempt for run, attempt in items if attempt is not None and not attempt.correct]
+        runs = [retry_run(db, miss, utcnow(), state.session.id, len(items) + place)
+                for place, miss in enumerate(misses)]
+        if not runs:
+            break
+        if store(*runs):
+            return go(url_for("drills.run_page", run_id=runs[0].id))
+        # made meanwhile, by the same POST sent again: the next round goes on with the first of them
+    return go(url_for("daily.today"))
 
 
 @bp.route("/today/settings", methods=("POST",))

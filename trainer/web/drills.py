@@ -9,6 +9,7 @@ posts a step of one play. GETs write nothing; a run resumes at its last stored p
 """
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -121,11 +122,37 @@ def _candidates(db: Session, drill: Drill, seed: int) -> list[DealKey]:
     return [(pk, deal_id, created) for pk, deal_id, created in db.exec(query).all() if pk is not None]
 
 
+START_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,32}")
+"""What a Start form's token looks like (`start_token`); anything else is no token."""
+
+
+@bp.app_template_global()
+def start_token() -> str:
+    """A new token for a Start form (its hidden `start_token` field): the form posted twice makes one run."""
+    return secrets.token_urlsafe(16)
+
+
+def open_run(run: DrillRun) -> Any:
+    """Store a new run (its `start_token` the form's, when it sent one) and go to it. A Start form posted again
+    (a double click: two requests at once) makes no second run: the token is unique per user, so the second
+    store is refused and goes to the run the first made."""
+    token = request.form.get("start_token", "")
+    run.start_token = token if START_TOKEN.fullmatch(token) else None
+    if not store(run):
+        made = get_session().exec(select(DrillRun.id).where(DrillRun.user_id == run.user_id,
+                                                            DrillRun.start_token == run.start_token)).first()
+        if run.start_token is None or made is None:
+            flash(_("Something went wrong on our side. Please try again."))  # the deal went meanwhile
+            return go(url_for("drills.index"))
+        return go(url_for("drills.run_page", run_id=made))
+    return go(url_for("drills.run_page", run_id=run.id))
+
+
 @bp.route("/drills/<drill_id>/start", methods=("POST",))
 @login_required
 def start(drill_id: str) -> Any:
     """Start a run: a deal the user has drilled least (ties broken by the run's seed), the viewer
-    seat and the checkpoints from the same seed."""
+    seat and the checkpoints from the same seed (`open_run`: one run per Start form posted)."""
     drill = drills().get(drill_id)
     if drill is None:
         abort(404)
@@ -142,10 +169,8 @@ def start(drill_id: str) -> Any:
         plan = data.plan(drill, seed)
         if not plan.checkpoints:
             continue
-        run = DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=key[0], seat=plan.seat, seed=seed,
-                       checkpoints=plan.checkpoints)
-        store(run)
-        return go(url_for("drills.run_page", run_id=run.id))
+        return open_run(DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=key[0], seat=plan.seat, seed=seed,
+                                 checkpoints=plan.checkpoints))
     if starter_progress(db) is not None:
         flash(_("The starter library is still loading; try this drill again in a moment."))
     else:
@@ -275,19 +300,22 @@ def step(run_id: int) -> Any:
     """Move the run from play `at` (the cursor the page showed) to play `to` (one more by default: the
     Next button without JavaScript; the checkpoint, after drill.js revealed the plays): never past an
     unanswered checkpoint. Reaching a checkpoint starts its answer time. Past the last answered
-    checkpoint the run ends. A stale `at` changes nothing."""
+    checkpoint the run ends, and goes where the hooks say (`RunHooks.finished`). A stale `at` changes
+    nothing; on a run that has ended it goes where its end went (the last Continue sent twice at once: the
+    second sees the run ended by the first, and both go to the daily session's next item)."""
     run, drill, data = _load(run_id)
     at = request.args.get("at", type=int, default=request.form.get("at", type=int))
     to = request.args.get("to", type=int, default=(at or 0) + 1)
     target = _next_checkpoint(run)
     attempt = _answered(run)
-    if run.status != ACTIVE or at != run.cursor or (run.cursor in run.checkpoints and attempt is None):
+    if run.status == ACTIVE and (at != run.cursor or (run.cursor in run.checkpoints and attempt is None)):
         return _current(run, drill, data, attempt)
-    if target is None:
-        run.status, run.finished = DONE, utcnow()
-    elif run.cursor < to <= target:  # a play not reached before: no answer there yet
-        run.cursor, run.shown_at, attempt = to, utcnow() if to == target else run.shown_at, None
-    store(run)
+    if run.status == ACTIVE:
+        if target is None:
+            run.status, run.finished = DONE, utcnow()
+        elif run.cursor < to <= target:  # a play not reached before: no answer there yet
+            run.cursor, run.shown_at, attempt = to, utcnow() if to == target else run.shown_at, None
+        store(run)
     after = hooks().finished(run) if run.status == DONE else None
     return go(after) if after else _current(run, drill, data, attempt)
 

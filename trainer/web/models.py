@@ -127,13 +127,15 @@ class DrillRun(SQLModel, table=True):
     or the server went away. `shown_at` is when the current checkpoint's question was last shown
     (the answer time counts from it). `status` is `active` or `done`. A daily item's place in its
     session (`daily_seq`) is unique, and so is the active retry from the review of one mistake: the same
-    "make the next thing" POST sent twice at once makes one run.
+    "make the next thing" POST sent twice at once makes one run. So is the token of the Start form that made
+    a run (`start_token`, per user): the form posted twice (a double click) makes one run.
     """
 
     __tablename__ = "drill_runs"
     __table_args__ = (sa.Index("ix_drill_runs_user_id_started", "user_id", "started"),
                       sa.Index("ix_drill_runs_user_id_deal_pk", "user_id", "deal_pk"),
                       sa.UniqueConstraint("daily_id", "daily_seq"),
+                      sa.UniqueConstraint("user_id", "start_token"),
                       sa.Index("uq_drill_runs_active_retry_of", "retry_of", unique=True,
                                sqlite_where=sa.text("daily_id IS NULL AND status = 'active'"),
                                postgresql_where=sa.text("daily_id IS NULL AND status = 'active'")))
@@ -163,6 +165,8 @@ class DrillRun(SQLModel, table=True):
     question: dict[str, Any] | None = Field(default=None, sa_type=JSON,
                                             description="the question asked at the only checkpoint, when fixed")
     pace: float | None = Field(default=None, description="cards per second, instead of the drill's")
+    start_token: str | None = Field(default=None, sa_type=sa.String(32),
+                                    description="the token of the Start form that made the run (unique per user)")
 
 
 class Attempt(SQLModel, table=True):

@@ -27,7 +27,7 @@ from trainer.web.auth import login_required
 from trainer.web.db import get_session, store
 from trainer.web.dealdata import DealData, DealKey, deal_cache
 from trainer.web.display import preset_label
-from trainer.web.drills import settings
+from trainer.web.drills import open_run, settings
 from trainer.web.library import _visible
 from trainer.web.memo import Memo
 from trainer.web.models import Deal, DrillRun
@@ -175,10 +175,8 @@ def start_run(drill: SignalDrill, seed: int) -> Any:
     """Start a signal run under the player's convention set (`plan_run`)."""
     best = plan_run(drill, seed)
     if best is not None:
-        run = DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=best.deal[0], seat=best.seat, seed=seed,
-                       checkpoints=best.checkpoints, signals=best.signals)
-        store(run)
-        return go(url_for("drills.run_page", run_id=run.id))
+        return open_run(DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=best.deal[0], seat=best.seat,
+                                 seed=seed, checkpoints=best.checkpoints, signals=best.signals))
     flash(_("No complete deal under the %(rules)s rules in your library has a signal moment for this drill. "
             "Generate some in the deal library first.", rules=preset_label(drill.rules.preset)))
     return go(url_for("drills.index"))
