@@ -85,7 +85,8 @@ def test_trainer_serve_prints_each_step_of_an_empty_and_a_warm_start(tmp_path: P
     assert status == 200
     steps = [line for line in warm if line.startswith(("database:", "starter library:", "Jipai"))]
     assert "schema current" in steps[0] and not any("migrat" in line for line in steps)
-    assert steps[1:3] == ["starter library: loading in the background", f"Jipai 记牌: listening on http://127.0.0.1:{port}/"]
+    assert steps[1:3] == ["starter library: loading in the background",
+                          f"Jipai 记牌: listening on http://127.0.0.1:{port}/"]
     assert steps[3].startswith("starter library: unchanged since it was loaded") and len(steps) == 4
 
 

@@ -444,11 +444,14 @@ def _store_starter_records(app: Flask, session: Session, load: LibraryLoad, reco
     return Added(deals, already)
 
 
-def _check_batch(app: Flask, records: Sequence[Any], present: set[str]) -> list[tuple[str | None, Checked | LibraryError | None]]:
-    """Each record's id with its check: None when the id is in `present` (or came earlier), the refusal when it
-    is invalid; the new ids join `present`. Touches no database, logger or greenlet, so it can run in another
-    thread (`off_the_loop`)."""
-    checks: list[tuple[str | None, Checked | LibraryError | None]] = []
+Check = tuple[str | None, Checked | LibraryError | None]
+"""A starter record's id and its check: None when the library has it already, the refusal when it is invalid."""
+
+
+def _check_batch(app: Flask, records: Sequence[Any], present: set[str]) -> list[Check]:
+    """Each record's `Check` (None when its id is in `present` or came earlier); the new ids join `present`.
+    Touches no database, logger or greenlet, so it can run in another thread (`off_the_loop`)."""
+    checks: list[Check] = []
     with app.app_context():  # the refusals' words (flask_babel)
         for data in records:
             given = _given_id(data)
@@ -508,7 +511,8 @@ def starter_progress(session: Session) -> Progress | None:
 
 class StarterLoad:
     """The app's `load_starter_library` in a thread of its own (a greenlet in a gevent worker, which hands
-    the parsing and checking to a native thread: `off_the_loop`), started once as the app is built; `done` is set when it has finished, loaded or not (`wait` for it)."""
+    the parsing and checking to a native thread: `off_the_loop`), started once as the app is built; `done`
+    is set when it has finished, loaded or not (`wait` for it)."""
 
     def __init__(self, app: Flask) -> None:
         self.done = threading.Event()
