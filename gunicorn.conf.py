@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import gc
+import os
 from typing import Any
 
 import gevent
+
+from trainer.paths import instance_folder, private_folder
 
 worker_class = "gevent"
 """Each worker serves its connections in greenlets (gevent, monkey-patched as the worker starts): a
@@ -33,6 +36,21 @@ connection, and kept-alive connections stay with the worker that took them, so o
 to seven tenths of the load while the other idled. (A connection still waiting in a worker's own
 queue when that worker is restarted is dropped; with one shared socket, the other worker would take
 it.)"""
+
+UNIX_PATH_MAX = 107
+"""The longest path a unix socket can be bound to on Linux (`sun_path` holds 108 bytes with the final NUL)."""
+
+control_socket = os.path.join(os.path.abspath(instance_folder()), "gunicorn.ctl")
+"""gunicorn's control socket (for `gunicornc`) in the app's instance folder, the server's own: gunicorn 25+
+puts it at `$XDG_RUNTIME_DIR/gunicorn.ctl` or `~/.gunicorn/gunicorn.ctl`, one path for every gunicorn of
+the user, so a second server took it from the first (and stopping either removed it)."""
+
+control_socket_disable = len(os.fsencode(control_socket)) > UNIX_PATH_MAX
+"""No control socket when the instance folder's path is too long for one (gunicorn would only warn that it
+cannot bind it)."""
+
+if not control_socket_disable:
+    private_folder(os.path.dirname(control_socket))  # as the app makes it (0700), before gunicorn would
 
 
 def post_worker_init(worker: Any) -> None:

@@ -374,13 +374,16 @@ connection to either worker, so eight miss a worker still starting once in 256 s
 
 
 @contextmanager
-def production_server(instance: Path, url: str, options: list[str] | None = None) -> Iterator[tuple[int, list[int]]]:
+def production_server(instance: Path, url: str, options: list[str] | None = None,
+                      env: dict[str, str] | None = None) -> Iterator[tuple[int, list[int]]]:
     """The README's production command (`gunicorn -w 2 'trainer.web:create_app()'` in the project
     folder, reading `gunicorn.conf.py`; `options` added) serving `instance` and the database `url` on
-    a free loopback port, once both workers answer: its port and its workers' process ids. Stopped
-    on leaving."""
+    a free loopback port, with `env` added to its environment (`FLASK_STARTER_DEALS_DIR`: the app's
+    config from `FLASK_*` variables), once both workers answer: its port and its workers' process ids.
+    Stopped on leaving."""
     port = free_port()
-    env = {**os.environ, "JIPAI_INSTANCE_PATH": str(instance), "SECRET_KEY": SECRET, "DATABASE_URL": url}
+    env = {**os.environ, "JIPAI_INSTANCE_PATH": str(instance), "SECRET_KEY": SECRET, "DATABASE_URL": url,
+           **(env or {})}
     gunicorn = [str(Path(sys.executable).with_name("gunicorn")), "-w", "2", "-b", f"127.0.0.1:{port}",
                 "--log-level", "warning", *(options or []), "trainer.web:create_app()"]
     server = subprocess.Popen(gunicorn, env=env, cwd=ROOT)

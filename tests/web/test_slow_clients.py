@@ -39,7 +39,8 @@ def test_slow_clients_do_not_stop_the_production_server(make_app, tmp_path: Path
         with engine.connect() as connection:
             return connection.execute(sa.select(DrillRun.cursor).where(DrillRun.id == run_id)).scalar_one()
 
-    with production_server(tmp_path / "instance", app.config["DATABASE_URL"]) as (port, _workers):
+    starter = {"FLASK_STARTER_DEALS_DIR": app.config["STARTER_DEALS_DIR"]}  # the same 3 deals: nothing to load
+    with production_server(tmp_path / "instance", app.config["DATABASE_URL"], env=starter) as (port, _workers):
         probe = Probe(port, f"session={cookie.value}", token.group(1), run_id, ANSWER_WAIT)
         with SlowClients(port, headers=64, bodies=16) as slow:
             slow.wait(2)  # every slow client has had two turns to send: each holds what it can on the server

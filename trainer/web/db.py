@@ -8,6 +8,7 @@ that several workers starting at once migrate once.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import threading
 import time
@@ -20,6 +21,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g
 from sqlmodel import Session
 
@@ -139,12 +141,15 @@ def migrating(connection: sa.Connection) -> Iterator[None]:
             connection.commit()
 
 
-def upgrade(engine: sa.Engine, lock_dir: str) -> tuple[str | None, str | None]:
-    """Run the migrations to head (a no-op when the schema is current); the schema's revision before
-    and after (None: an empty database)."""
+def upgrade(engine: sa.Engine, lock_dir: str, logger: logging.Logger | None = None) -> tuple[str | None, str | None]:
+    """Run the migrations to head (a no-op when the schema is current), telling `logger` as they begin; the
+    schema's revision before and after (None: an empty database)."""
     with start_lock(engine, lock_dir) as connection:
         before = MigrationContext.configure(connection).get_current_revision()
         connection.rollback()
+        if logger is not None and before != ScriptDirectory(str(MIGRATIONS)).get_current_head():
+            logger.info("database: %s, migrating from %s…", _shown_url(engine),
+                        f"revision {before}" if before else "empty")
         with migrating(connection):
             command.upgrade(alembic_config(connection), "head")
         return before, MigrationContext.configure(connection).get_current_revision()
@@ -265,7 +270,7 @@ def init_app(app: Flask) -> None:
     app.extensions["jipai_write_lock"] = WriteLock(os.path.join(app.instance_path, ".write.lock") if sqlite else None)
     app.teardown_appcontext(close_session)
     if app.config["MIGRATE_ON_START"]:
-        before, after = upgrade(engine, app.instance_path)
+        before, after = upgrade(engine, app.instance_path, app.logger)
         if before == after:
             app.logger.info("database: %s, schema current (revision %s)", _shown_url(engine), after)
         else:

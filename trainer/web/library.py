@@ -9,12 +9,13 @@ import hashlib
 import lzma
 import re
 import secrets
+import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from flask import Flask, current_app, has_request_context
@@ -369,8 +370,10 @@ def _given_id(data: Any) -> str | None:
     return given if isinstance(given, str) and given else record_id(data)
 
 
-STARTER_BATCH = 200
-"""Starter records stored per commit; the load log's progress moves on with each."""
+STARTER_BATCH = 50
+"""Starter records stored per commit; the load log's progress moves on with each. A commit of 50 takes a few
+tens of milliseconds on SQLite (200 took 0.1–0.25 s), and it holds the write lock, whose `flock` a gevent
+worker waiting to write waits for without serving."""
 STARTER_LOAD = "jipai_starter_load"
 """The app extension holding the app's `StarterLoad` when the library loads in the background."""
 
@@ -400,7 +403,7 @@ def load_starter_library(app: Flask) -> Added:
         app.logger.info("starter library: reading %s", folder if starter_files(folder) else
                         f"{generate_count} generated deals (no files in {folder})")
         try:
-            records = starter_records(folder, generate_count)
+            records = off_the_loop(starter_records, folder, generate_count)
         except LibraryError as error:
             app.logger.error("starter library not loaded: %s", error.logged())
             session.delete(load)
@@ -419,33 +422,66 @@ def load_starter_library(app: Flask) -> Added:
 
 def _store_starter_records(app: Flask, session: Session, load: LibraryLoad, records: Sequence[Any]) -> Added:
     """Check and store the starter `records` the shared library lacks, `STARTER_BATCH` a commit, counting
-    them on `load`; between records the thread lets others run (`time.sleep(0)`: a request waiting in
-    another thread, or in another greenlet of a gevent worker)."""
+    them on `load`. Each batch is checked `off_the_loop` (the CPU-heavy part: a replay of every record)."""
     present = set(session.exec(select(Deal.id).where(col(Deal.owner_id).is_(None))).all())
     deals: list[Deal] = []
     already: list[str] = []
     for start in range(0, len(records), STARTER_BATCH):
         batch = []
-        for data in records[start:start + STARTER_BATCH]:
-            time.sleep(0)
-            given = _given_id(data)
-            if given in present:
-                already.append(given)
-                continue
-            try:
-                checked = check_record(data)
-            except LibraryError as error:
-                app.logger.error("starter deal %s left out: %s", given, error.logged())
+        for given, checked in off_the_loop(_check_batch, app, records[start:start + STARTER_BATCH], present):
+            if isinstance(checked, LibraryError):
+                app.logger.error("starter deal %s left out: %s", given, checked.logged())
                 load.left_out += 1
-                continue
-            present.add(checked.id)
-            batch.append(deal_row(checked, None))
+            elif checked is None:
+                already.append(given)
+            else:
+                batch.append(deal_row(checked, None))
         session.add_all(batch)
         deals.extend(batch)
         load.checked = min(start + STARTER_BATCH, len(records))
         load.added += len(batch)
         _commit(app, session, load)
     return Added(deals, already)
+
+
+Check = tuple[str | None, Checked | LibraryError | None]
+"""A starter record's id and its check: None when the library has it already, the refusal when it is invalid."""
+
+
+def _check_batch(app: Flask, records: Sequence[Any], present: set[str]) -> list[Check]:
+    """Each record's `Check` (None when its id is in `present` or came earlier); the new ids join `present`.
+    Touches no database, logger or greenlet, so it can run in another thread (`off_the_loop`)."""
+    checks: list[Check] = []
+    with app.app_context():  # the refusals' words (flask_babel)
+        for data in records:
+            given = _given_id(data)
+            if given in present:
+                checks.append((given, None))
+                continue
+            try:
+                checked = check_record(data)
+            except LibraryError as error:
+                checks.append((given, error))
+                continue
+            present.add(checked.id)
+            checks.append((given, checked))
+    return checks
+
+
+Result = TypeVar("Result")
+
+
+def off_the_loop(function: Callable[..., Result], *args: Any) -> Result:
+    """`function(*args)`, CPU-bound work that must not stall a gevent worker: in gevent's pool of native
+    threads when gevent has patched `threading` (the calling greenlet waits, and the worker's loop goes on
+    serving, taking the GIL back every `sys.getswitchinterval()`), else in this thread (the starter load's
+    own thread, beside the server's)."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("threading"):
+        import gevent
+
+        return gevent.get_hub().threadpool.apply(function, args)
+    return function(*args)
 
 
 def _commit(app: Flask, session: Session, *rows: Any) -> None:
@@ -474,8 +510,9 @@ def starter_progress(session: Session) -> Progress | None:
 
 
 class StarterLoad:
-    """The app's `load_starter_library` in a thread of its own (a greenlet in a gevent worker), started
-    once as the app is built; `done` is set when it has finished, loaded or not (`wait` for it)."""
+    """The app's `load_starter_library` in a thread of its own (a greenlet in a gevent worker, which hands
+    the parsing and checking to a native thread: `off_the_loop`), started once as the app is built; `done`
+    is set when it has finished, loaded or not (`wait` for it)."""
 
     def __init__(self, app: Flask) -> None:
         self.done = threading.Event()
