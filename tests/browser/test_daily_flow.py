@@ -16,8 +16,8 @@ from sqlmodel import Session
 
 from trainer.web.models import DailySession, DrillRun
 
-from browsing import CHROMIUM, at_each_width
-from test_drill_flow import require_chromium
+from .browsing import CHROMIUM, at_each_width
+from .test_drill_flow import require_chromium
 
 
 def _short_item(app: Any, page: Any) -> None:

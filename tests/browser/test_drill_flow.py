@@ -27,7 +27,7 @@ from trainer.gouji.records import parse_gouji_record
 from trainer.records import parse_record
 from trainer.web.models import Attempt, Deal, DrillRun, DrillSettings
 
-from browsing import CHROMIUM, at_each_width
+from .browsing import CHROMIUM, at_each_width
 
 
 

@@ -11,8 +11,8 @@ import re
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
-from browsing import CHROMIUM, WIDTHS, at_each_width
-from test_drill_flow import require_chromium
+from .browsing import CHROMIUM, WIDTHS, at_each_width
+from .test_drill_flow import require_chromium
 
 from trainer.signals.quiz import load_signal_drills
 from trainer.web.models import Attempt, DrillRun, DrillSettings, User

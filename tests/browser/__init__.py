@@ -1,0 +1,1 @@
+"""Browser tests: Debian's Chromium driven by Playwright against the app on one shared server."""
