@@ -103,7 +103,8 @@ def main() -> None:
     from bench.web import SECRET, database, seed
     from trainer.web import create_app, drills
 
-    drills.secrets = SimpleNamespace(randbelow=random.Random(2026).randrange)  # the same runs every time
+    chosen = random.Random(2026)  # the same runs every time
+    drills.secrets = SimpleNamespace(randbelow=chosen.randrange, token_urlsafe=lambda size: f"{chosen.getrandbits(8 * size):x}")
 
     folder = Path(tempfile.mkdtemp(prefix="jipai-cpu-"))
     instance = folder / "instance"
