@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+from pathlib import Path
 
 import sqlalchemy as sa
 from sqlmodel import col
@@ -143,3 +144,12 @@ def test_the_review_steps_through_the_deciding_plays(app, alice) -> None:
     ruff = next(k for k, number in steps if int(number) == trick)
     step = visible_text(alice.get(f"/review/{attempt.id}?step={ruff}").text)
     assert f"第{trick}轮 {SEATS_ZH[relative]}毙了" in step
+
+
+def test_a_trick_is_lun_in_every_chinese_text() -> None:
+    root = Path(__file__).parents[2]
+    catalogue = (root / "trainer" / "web" / "translations" / "zh" / "LC_MESSAGES" / "messages.po").read_text("utf-8")
+    translated = "\n".join(re.findall(r'^msgstr "(.*)"$', catalogue, re.MULTILINE))
+    assert "轮" in translated and not re.search("[墩圈]", translated)
+    for path in [*(root / "templates").rglob("*.html"), *(root / "trainer").rglob("*.py"), *(root / "drills").rglob("*.toml")]:
+        assert not re.search("[墩圈]", path.read_text("utf-8")), path

@@ -81,6 +81,18 @@ def as_card_view(card: CardView | Card | str) -> CardView:
     return card_view(card if isinstance(card, Card) else Card.parse(card))
 
 
+def spoken(card: CardView | Card | str) -> str:
+    """A card's accessible name, as a screen reader should say it in the current language: 红桃Q / Q of
+    hearts, 大王 / Big Joker."""
+    view = as_card_view(card)
+    parsed = Card.parse(view.code)
+    if parsed.suit is None:
+        return view.name
+    words = {Suit.S: _("%(rank)s of spades"), Suit.H: _("%(rank)s of hearts"), Suit.C: _("%(rank)s of clubs"),
+             Suit.D: _("%(rank)s of diamonds")}
+    return words[parsed.suit] % {"rank": view.rank}
+
+
 def cards_view(cards: Iterable[Card], ctx: TrumpContext | None = None) -> list[CardView]:
     """Cards in the given order (plays keep the order they were laid in)."""
     return [card_view(card, ctx) for card in cards]
