@@ -176,8 +176,9 @@
       target.focus({ preventScroll: true });
     }
     // what has just come into view: a deciding play's trick, else the question, else the verdict
-    var seen = document.getElementById("shown-trick") || form() || document.querySelector("#run .feedback .verdict");
-    if (seen && !(run && run.classList.contains("play"))) { seen.scrollIntoView({ block: "nearest" }); }
+    var seen = document.getElementById("shown-trick") || form() ||
+      (run && !run.classList.contains("play") ? run.querySelector(".feedback .verdict") : null);
+    if (seen) { seen.scrollIntoView({ block: "nearest" }); }
   }
 
   setInterval(tick, 250);
