@@ -183,5 +183,5 @@
 
   setInterval(tick, 250);
   document.addEventListener("DOMContentLoaded", settle);
-  document.addEventListener("htmx:load", settle);
+  document.addEventListener("htmx:after:settle", settle);  // htmx 4 (no htmx:load): after every swap
 })();

@@ -15,7 +15,7 @@ from test_drill_flow import _short_run, require_chromium
 
 PHONE = (("phone", 390),)
 CARD_NAME = r"(?:黑桃|红桃|梅花|方块)(?:10|[2-9JQKA])|大王|小王"
-SAID = re.compile(rf"^\S+: {CARD_NAME}(?:, {CARD_NAME})*$")
+SAID = re.compile(rf"^[^:]+: {CARD_NAME}(?:, {CARD_NAME})*$")
 LISTEN = """document.addEventListener('DOMContentLoaded', () => {
   const region = document.getElementById('announcer');
   window.said = [];
