@@ -9,14 +9,18 @@ import re
 from pathlib import Path
 
 import sqlalchemy as sa
+from every_question import every_question
+from flask_babel import force_locale
 from sqlmodel import col
 
+from trainer.drills.explain import explain_question
 from trainer.drills.questions import SUIT_WORDS, make_question
 from trainer.engine.trump import TRUMP
-from trainer.records import parse_record
+from trainer.records import load_record, parse_record
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import public_events, track
 from trainer.web.models import Deal, DrillRun
+from trainer.web.quiz import explanation
 
 from .drilling import HX, attempts, position_after, run_row, session, start
 from .pages import visible_text
@@ -153,3 +157,29 @@ def test_a_trick_is_lun_in_every_chinese_text() -> None:
     assert "轮" in translated and not re.search("[墩圈]", translated)
     for path in [*(root / "templates").rglob("*.html"), *(root / "trainer").rglob("*.py"), *(root / "drills").rglob("*.toml")]:
         assert not re.search("[墩圈]", path.read_text("utf-8")), path
+
+
+def test_every_deciding_play_names_a_play_made_there_in_both_languages(app) -> None:
+    """Over the starter deals, every question type at several moments: each deciding play is a play the
+    named seat made in the named trick before the question, said with that trick and seat in zh and en."""
+    kinds = set()
+    for path in sorted((Path(__file__).parents[2] / "drills" / "deals").glob("deal-*.json"))[:4]:
+        record = load_record(path)
+        events = list(public_events(record))
+        for plays in (20, 50, 80):
+            position = position_after(record, plays)
+            for seat in range(4):
+                for question, snap in every_question(record, seat, position):
+                    raw = explain_question(question, snap, events[:plays])
+                    for play in raw.plays:
+                        assert any(e.trick == play.trick and e.seat == play.seat for e in events[:plays]), play
+                        kinds.add(question.type)
+                    for locale, start in (("zh", "第{n}轮 {seat}"), ("en", "trick {n}: {seat}")):
+                        with app.test_request_context(), force_locale(locale):
+                            said = explanation(question, snap, events[:plays]).plays
+                            words = {**(SEATS_ZH if locale == "zh" else SEATS_EN),
+                                     0: "自己" if locale == "zh" else "Me (自己)"}
+                            for play in said:
+                                assert play.line.startswith(start.format(n=play.trick, seat=words[(play.seat - seat) % 4]))
+                                assert "seat" not in play.line, play.line
+    assert {"voids", "trumps_unseen", "is_boss", "attackers_score", "suit_played"} <= kinds, kinds

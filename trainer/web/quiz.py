@@ -152,8 +152,9 @@ def deciding_play(line: str, viewer: int) -> str:
              "discarded": _("trick %(n)d: %(seat)s discarded %(what)s"),
              "played": _("trick %(n)d: %(seat)s played %(what)s"),
              "showed no pair of": _("trick %(n)d: %(seat)s showed no %(what)s pair")}
-    suit = _suit_word(what, adjective=verb == "showed no pair of") if verb != "discarded" and verb != "played" else what
-    return words[verb] % {"n": n, "seat": seat, "what": suit}
+    if verb in ("ruffed", "showed out of", "showed no pair of"):  # a suit (♥ or trump), else cards
+        what = _suit_word(what, adjective=verb == "showed no pair of")
+    return words[verb] % {"n": n, "seat": seat, "what": what}
 
 
 def seat_word(seat: int, viewer: int) -> str:
