@@ -2,7 +2,9 @@
    carries data-from / data-to is shown from step data-from until step data-to — at the pace in
    #run's data-delay, then asks for the checkpoint's question (the #reach form). Keys: Space pause or
    resume (continue after feedback), → next card now, − / + speed, L the last trick; in a question
-   digits type a number, or the key shown by an option (1–9, 0, then letters) ticks it; Enter answers. */
+   digits type a number, or the key shown by an option (1–9, 0, then letters) ticks it; Enter answers.
+   Each play revealed is said in the polite live region (#announcer); a question, a verdict or a
+   deciding play's trick that comes is scrolled into view (on a phone the table fills the screen). */
 (function () {
   "use strict";
   var reveal = null;
@@ -35,7 +37,14 @@
     }
     reveal.step += 1;
     show(reveal.run, reveal.step);
+    announce(reveal.run, reveal.step);
     schedule();
+  }
+
+  function announce(run, step) {  // the polite live region says the play just revealed
+    var said = run.querySelector('.reveals li[data-from="' + step + '"]');
+    var region = document.getElementById("announcer");
+    if (said && region) { region.textContent = said.textContent; }
   }
 
   function start(run) {
@@ -166,9 +175,13 @@
     if (target && document.activeElement !== target && !(form() && form().contains(document.activeElement))) {
       target.focus({ preventScroll: true });
     }
+    // what has just come into view: a deciding play's trick, else the question, else the verdict
+    var seen = document.getElementById("shown-trick") || form() ||
+      (run && !run.classList.contains("play") ? run.querySelector(".feedback .verdict") : null);
+    if (seen) { seen.scrollIntoView({ block: "nearest" }); }
   }
 
   setInterval(tick, 250);
   document.addEventListener("DOMContentLoaded", settle);
-  document.addEventListener("htmx:load", settle);
+  document.addEventListener("htmx:after:settle", settle);  // htmx 4 (no htmx:load): after every swap
 })();

@@ -27,7 +27,7 @@ from trainer.gouji.records import parse_gouji_record
 from trainer.records import parse_record
 from trainer.web.models import Attempt, Deal, DrillRun, DrillSettings
 
-from .browsing import CHROMIUM, at_each_width
+from .browsing import CHROMIUM, CONTRAST, at_each_width
 
 
 
@@ -70,23 +70,6 @@ def _short_run(app: object, run_id: int) -> int:
     return _stop_early(app, run_id, lambda data: [len(trick.plays) for trick in parse_record(data).tricks])[0]
 
 
-CONTRAST = """() => Array.from(document.querySelectorAll('.chair .caption')).map(caption => {
-  const rgba = text => { const v = text.match(/[\\d.]+/g).map(Number); return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
-  const layers = [];
-  for (let node = caption; node; node = node.parentElement) {
-    const colour = rgba(getComputedStyle(node).backgroundColor);
-    if (colour[3] > 0) { layers.push(colour); }
-    if (colour[3] >= 1) { break; }
-  }
-  let back = [255, 255, 255];
-  for (const [r, g, b, a] of layers.reverse()) { back = [r * a + back[0] * (1 - a), g * a + back[1] * (1 - a), b * a + back[2] * (1 - a)]; }
-  const fore = rgba(getComputedStyle(caption).color);
-  const ink = [0, 1, 2].map(i => fore[i] * fore[3] + back[i] * (1 - fore[3]));
-  const lum = c => { const [r, g, b] = c.map(x => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; });
-                     return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
-  const [hi, lo] = [lum(ink), lum(back)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-})"""
 
 
 def _visible_played(page: object) -> int:
@@ -114,7 +97,7 @@ def _drill_a_whole_run(page: object, base: str, app: object, width: int) -> str:
     page.keyboard.press("+")  # type: ignore[attr-defined]
     page.keyboard.press("+")  # type: ignore[attr-defined]
     assert page.inner_text("#speed") == "200%"  # type: ignore[attr-defined]
-    contrasts = page.evaluate(CONTRAST)  # type: ignore[attr-defined]
+    contrasts = page.evaluate(CONTRAST, '.chair .caption')  # type: ignore[attr-defined]
     assert len(contrasts) == 4 and min(contrasts) >= 4.5, (width, contrasts)
     box = page.locator(".chair.across").bounding_box()  # type: ignore[attr-defined]
     table = page.locator(".table").bounding_box()  # type: ignore[attr-defined]
@@ -174,7 +157,7 @@ def _gouji_run(page: object, base: str, app: object, width: int) -> str:
     page.reload()  # type: ignore[attr-defined]
     assert page.locator(".table.gouji .chair").count() == 5  # type: ignore[attr-defined]
     assert page.locator(".chair.ours").count() == 2 and page.locator(".chair.theirs").count() == 3  # type: ignore[attr-defined]
-    contrasts = page.evaluate(CONTRAST)  # type: ignore[attr-defined]
+    contrasts = page.evaluate(CONTRAST, '.chair .caption')  # type: ignore[attr-defined]
     assert len(contrasts) == 5 and min(contrasts) >= 4.5, (width, contrasts)
     box = page.locator(".chair.across").bounding_box()  # type: ignore[attr-defined]
     table = page.locator(".table").bounding_box()  # type: ignore[attr-defined]

@@ -32,7 +32,20 @@ def test_a_suited_card_is_coloured_by_its_suit(app, code: str, colour: str) -> N
     for given in (code, card):  # a code or a card draws the same tile as its view
         assert _render(app, "{{ cards.card(c) }}", c=given) == tile
     assert _render(app, "{{ cards.card(c, inline=true) }}", c=code) == \
-        f'<span class="card-name {colour}">{card.pretty}</span>'
+        f'<span class="card-name {colour}" role="img" aria-label="{_SPOKEN["zh"][code]}">{card.pretty}</span>'
+
+
+_SPOKEN = {"zh": {"10H": "红桃10", "AD": "方块A", "2S": "黑桃2", "KC": "梅花K", "QH": "红桃Q", "BJ": "大王"},
+           "en": {"10H": "10 of hearts", "AD": "A of diamonds", "2S": "2 of spades", "KC": "K of clubs",
+                  "QH": "Q of hearts", "BJ": "Big Joker"}}
+
+
+@pytest.mark.parametrize("locale", ["zh", "en"])
+def test_every_card_tile_is_named_for_assistive_tech(app, locale: str) -> None:
+    for code, name in _SPOKEN[locale].items():
+        for inline in ("false", "true"):
+            html = _render(app, f"{{{{ cards.card(c, inline={inline}) }}}}", locale, c=code)
+            assert f' role="img" aria-label="{name}"' in html, html
 
 
 @pytest.mark.parametrize(("locale", "big", "small"), [("zh", "大王", "小王"), ("en", "Big Joker", "Small Joker")])
@@ -41,7 +54,8 @@ def test_jokers_are_named_never_bj_or_sj(app, locale: str, big: str, small: str)
     page = _render(app, "{{ cards.cards(list) }} {{ cards.cards(list, inline=true) }} {{ cards.hand(groups) }}",
                    locale, list=["BJ", "SJ"], groups=lambda: hand_groups([Card.parse("BJ"), Card.parse("SJ")], ctx))
     assert '<span class="card joker-big' in page and '<span class="card joker-small' in page
-    assert f'<span class="card-name joker-big">{big}</span> <span class="card-name joker-small">{small}</span>' in page
+    assert (f'<span class="card-name joker-big" role="img" aria-label="{big}">{big}</span> '
+            f'<span class="card-name joker-small" role="img" aria-label="{small}">{small}</span>') in page
     assert page.count(f">{big}<") == 3 and page.count(f">{small}<") == 3
     assert not re.search(r"\b(BJ|SJ)\b", page)
 
@@ -101,3 +115,13 @@ def test_card_colours_meet_wcag_aa_on_their_backgrounds() -> None:
             assert _contrast(text, background) >= 4.5, (selector, name)
     for joker in (".card.joker-big", ".card.joker-small"):
         assert _contrast(_declared(css, joker, "color"), _declared(css, joker, "background")) >= 4.5, joker
+
+
+def test_the_trump_and_points_markers_stand_out_from_the_card() -> None:
+    css = STYLE.read_text(encoding="utf-8")
+    card, trump = _declared(css, ".card", "background"), _declared(css, ".card.trump", "background")
+    border = re.search(r"\.card\.trump \{[^}]*border: 2px solid ([^;]+);", css).group(1)
+    bar = re.search(r"\.card\.points \{[^}]*box-shadow: inset 0 -3px 0 ([^;]+);", css).group(1)
+    assert _contrast(_colour(css, border), trump) >= 3  # a trump card's border on its yellow
+    for background in (card, trump):  # a point card's bar, on a side card and on a trump
+        assert _contrast(_colour(css, bar), background) >= 3

@@ -562,7 +562,7 @@ def test_reading_answers_from_a_form(app) -> None:
 
 
 CHAIR = re.compile(r'<div class="chair (\w+)">\n<p class="caption">(.*?)</p>\n<div class="play">(.*?)</div>', re.DOTALL)
-CARD = re.compile(r'<span class="card [^"]*" title="[^"]*"><span class="r">[^<]*</span>(?:<span class="s">[^<]*</span>)?</span>')
+CARD = re.compile(r'<span class="card [^"]*" title="[^"]*" role="img" aria-label="[^"]*"><span class="r">[^<]*</span>(?:<span class="s">[^<]*</span>)?</span>')
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -1,6 +1,7 @@
 """Explanations of a question's answer: first what decides it, then the tracker's full account.
 
-The deciding part names the answer and the cards behind it ("No — A♦ is still out: one played in
+The deciding plays come first: each names its trick and seat ("trick 3: seat 1 ruffed ♥"), and the
+web links each to that trick on the table (training.md §3). The deciding part then names the answer and the cards behind it ("No — A♦ is still out: one played in
 trick 3, the other unseen") and gives counts as sums ("20 (K♠ K♠) + 5 (5♠) = 25"); the account
 is the tracker's lines for the question's fact (`trainer.tracking.explain`). Lines are English
 with seat numbers, like the tracker's; the web translates them (`trainer.web.quiz.localise`).
@@ -11,13 +12,14 @@ A sum line is `term (+|−) term … = total`, every term starting with its numb
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+import dataclasses
 from dataclasses import dataclass
 
 from trainer.drills.questions import Question
 from trainer.engine.cards import Card, pretty_cards
 from trainer.engine.combos import TUPLE_NAMES
 from trainer.engine.follow import suit_label
-from trainer.engine.trump import SUIT_NAMES
+from trainer.engine.trump import SUIT_NAMES, TRUMP
 from trainer.tracking.explain import explain, live_width
 from trainer.tracking.facts import live_tractors, live_tuple_faces, top_faces, voids
 from trainer.tracking.tracker import FACE_POINTS, PlayEvent, Snapshot
@@ -29,22 +31,34 @@ def _suit(question: Question) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class DecidingPlay:
+    """A play that decides an answer: its `trick` (from 1), the `seat` that made it (absolute) and the
+    line naming both (`trick 3: seat 1 ruffed ♥`)."""
+
+    trick: int
+    seat: int
+    line: str
+
+
+@dataclass(frozen=True, slots=True)
 class Explanation:
-    """Why an answer is right: `decisive` lines first (shown open), then the full `account`
-    (shown collapsed). Iterating gives every line, decisive first."""
+    """Why an answer is right: the deciding `plays` and the `decisive` lines first (shown open), then
+    the full `account` (shown collapsed). Iterating gives every line, the plays' first."""
 
     decisive: list[str]
     account: list[str]
+    plays: list[DecidingPlay] = dataclasses.field(default_factory=list)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.decisive + self.account)
+        return iter([play.line for play in self.plays] + self.decisive + self.account)
 
 
 def explain_question(question: Question, snap: Snapshot, events: Sequence[PlayEvent]) -> Explanation:
-    """The deciding lines and the full account of `question`'s answer at this position."""
+    """The deciding plays, the deciding lines and the full account of `question`'s answer at this position."""
     decide = DECIDERS.get(question.type)
-    decisive = decide(question, _Where(snap, events)) if decide else []
-    return Explanation(decisive, account_lines(question, snap, events))
+    where = _Where(snap, events)
+    decisive = decide(question, where) if decide else []
+    return Explanation(decisive, account_lines(question, snap, events), deciding_plays(question, where))
 
 
 def account_lines(question: Question, snap: Snapshot, events: Sequence[PlayEvent]) -> list[str]:
@@ -296,3 +310,134 @@ DECIDERS: dict[str, Callable[[Question, _Where], list[str]]] = {
     "to_take_over": _to_take_over,
 }
 """The deciding lines of every question type."""
+
+
+# -- the deciding plays ------------------------------------------------------------------------------
+
+MAX_PLAYS = 8
+"""The most deciding plays an explanation names (the earliest: the ones memory loses first)."""
+
+
+def _plays_line(trick: int, seat: int, verb: str, what: str) -> DecidingPlay:
+    return DecidingPlay(trick, seat, f"trick {trick}: seat {seat} {verb} {what}")
+
+
+def _follows(events: Sequence[PlayEvent]) -> Iterator[tuple[PlayEvent, bool]]:
+    """Every play with whether it leads its trick."""
+    previous = None
+    for event in events:
+        yield event, previous is None or previous.trick != event.trick
+        previous = event
+
+
+def _off_suit(where: _Where, suit: int, ruffs: bool = True, discards: bool = True) -> list[DecidingPlay]:
+    """The plays that show something about `suit` off its own lead: a seat following a `suit` lead
+    with other cards (`ruffed ♥` with trumps, else `showed out of ♥`), and (`discards`) `suit` cards
+    laid on another suit's lead (`ruffed ♠` when `suit` is trump, else `discarded 5♥`)."""
+    ctx = where.snap.ctx
+    label = suit_label(suit)
+    found = []
+    for event, leads in _follows(where.events):
+        if leads:
+            continue
+        suits = [ctx.suit_of[card.index] for card in event.cards]
+        if event.lead.suit == suit and any(s != suit for s in suits):
+            trumped = suit != TRUMP and all(s in (suit, TRUMP) for s in suits)
+            if trumped and ruffs:
+                found.append(_plays_line(event.trick, event.seat, "ruffed", label))
+            elif not trumped:
+                found.append(_plays_line(event.trick, event.seat, "showed out of", label))
+        elif event.lead.suit != suit and suit in suits and discards:
+            if suit == TRUMP:
+                found.append(_plays_line(event.trick, event.seat, "ruffed", suit_label(event.lead.suit)))
+            else:
+                laid = [card for card, s in zip(event.cards, suits, strict=True) if s == suit]
+                found.append(_plays_line(event.trick, event.seat, "discarded", pretty_cards(laid)))
+    return found
+
+
+def _card_plays(where: _Where, faces: Sequence[int]) -> list[DecidingPlay]:
+    """The plays that laid any of `faces` (`played A♦ A♦`)."""
+    wanted = set(faces)
+    found = []
+    for event in where.events:
+        laid = [card for card in event.cards if card.index in wanted]
+        if laid:
+            found.append(_plays_line(event.trick, event.seat, "played", pretty_cards(laid)))
+    return found
+
+
+def _first_per_seat(plays: list[DecidingPlay], seats: Sequence[int]) -> list[DecidingPlay]:
+    """Of `plays`, the first of each of `seats` (the play that showed it)."""
+    first: dict[int, DecidingPlay] = {}
+    for play in sorted(plays, key=lambda play: play.trick):
+        first.setdefault(play.seat, play)
+    return sorted((first[q] for q in seats if q in first), key=lambda play: play.trick)
+
+
+def _pair_breaks(where: _Where, suit: int) -> list[DecidingPlay]:
+    """The plays that answered a `suit` lead holding a pair without a `suit` pair (`showed no ♥ pair`)."""
+    ctx = where.snap.ctx
+    found = []
+    for event, leads in _follows(where.events):
+        if leads or event.lead.suit != suit or not event.lead.pairs:
+            continue
+        faces = [card.index for card in event.cards if ctx.suit_of[card.index] == suit]
+        if not any(faces.count(face) >= 2 for face in faces):
+            found.append(_plays_line(event.trick, event.seat, "showed no pair of", suit_label(suit)))
+    return found
+
+
+def _point_tricks(where: _Where) -> list[DecidingPlay]:
+    """The tricks the attackers won with points in them (`won 20 points`), by the seat that won each."""
+    snap = where.snap
+    plays: dict[int, list[PlayEvent]] = {}
+    found = []
+    for event in where.events:
+        plays.setdefault(event.trick, []).append(event)
+        trick = plays[event.trick]
+        points = sum(c.points for e in trick for c in e.cards)
+        if len(trick) == 4 and points and (trick[-1].winning - snap.banker) % 2:
+            found.append(_plays_line(event.trick, trick[-1].winning, "won", f"{points} points"))
+    return found
+
+
+def _suit_index(question: Question) -> int:
+    return SUIT_NAMES.index(question.suit or "trump")
+
+
+def _suit_point_faces(question: Question, where: _Where) -> list[int]:
+    return [f for f in _suit_faces(question, where) if FACE_POINTS[f]]
+
+
+PLAY_FINDERS: dict[str, Callable[[Question, _Where], list[DecidingPlay]]] = {
+    "trumps_unseen": lambda q, w: _off_suit(w, TRUMP),
+    "trumps_played": lambda q, w: _off_suit(w, TRUMP),
+    "suit_unseen": lambda q, w: _off_suit(w, _suit_index(q)),
+    "suit_played": lambda q, w: _off_suit(w, _suit_index(q)),
+    "points_unplayed": lambda q, w: _card_plays(w, _suit_point_faces(q, w)),
+    "points_unseen": lambda q, w: _card_plays(w, _suit_point_faces(q, w)),
+    "constant_trumps_out": lambda q, w: _card_plays(w, top_faces(w.snap.ctx)),
+    "big_trumps_out": lambda q, w: _card_plays(w, top_faces(w.snap.ctx)),
+    "point_cards_out": lambda q, w: _card_plays(w, [Card.parse(o["value"]).index for o in q.options]),
+    "is_boss": lambda q, w: _card_plays(w, _higher(w, Card.parse(q.card or "").index)),
+    "top_in_play": lambda q, w: _card_plays(w, _higher(w, Card.parse(str(q.answer).split("/")[0]).index)),
+    **{kind: lambda q, w: _card_plays(w, [Card.parse(o["value"]).index for o in q.options])
+       for kind in ("live_pairs", "live_triples", "live_quads")},
+    **{kind: lambda q, w: _pair_breaks(w, _suit_index(q)) + _off_suit(w, _suit_index(q), discards=False)
+       for kind in ("live_tractor", "live_triple_tractor", "live_quad_tractor")},
+    "voids": lambda q, w: _first_per_seat(_off_suit(w, _suit_index(q), discards=False), [int(s) for s in q.answer]),
+    "no_pairs": lambda q, w: _first_per_seat(_pair_breaks(w, _suit_index(q)) + _off_suit(w, _suit_index(q),
+                                                                                        discards=False),
+                                             [int(s) for s in q.answer]),
+    "attackers_score": lambda q, w: _point_tricks(w),
+    "to_take_over": lambda q, w: _point_tricks(w),
+}
+"""The deciding plays of every question type."""
+
+
+def deciding_plays(question: Question, where: _Where) -> list[DecidingPlay]:
+    """The plays that decide `question`'s answer, in play order, at most `MAX_PLAYS`."""
+    find = PLAY_FINDERS.get(question.type)
+    found = sorted(find(question, where), key=lambda play: play.trick) if find else []
+    return found[:MAX_PLAYS]

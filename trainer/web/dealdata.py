@@ -30,7 +30,7 @@ from trainer.web.gouji import GoujiDealData
 from trainer.web.memo import Memo
 from trainer.web.models import Deal
 from trainer.web.quiz import explanation
-from trainer.web.table import Stretch, stretch
+from trainer.web.table import Stretch, TrickPlays, shown_trick, stretch
 
 DealKey = tuple[int, str, datetime]
 """A deal row's identity for the cache: (pk, record id, created)."""
@@ -97,6 +97,10 @@ class DealData:
     def table(self, seat: int, start: int, end: int, drill: Drill) -> Stretch:
         """The drill table from `seat` after `start` plays, with the plays up to `end` to reveal."""
         return stretch(self, seat, start, end)
+
+    def shown_trick(self, seat: int, number: int, plays: int) -> TrickPlays | None:
+        """Trick `number` as `seat` saw it within the first `plays` plays (`trainer.web.table.shown_trick`)."""
+        return shown_trick(self, seat, number, plays)
 
     def explanation(self, question: Question, seat: int, plays: int, language: str) -> Explanation:
         """Why the answer to `question`, asked after `plays` plays from `seat`, is right (`quiz.explanation`;

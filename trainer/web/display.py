@@ -24,7 +24,7 @@ SUIT_ORDER = ("trump", "S", "H", "C", "D")
 
 @dataclass(frozen=True, slots=True)
 class CardView:
-    """One card as drawn by the `card` macro (templates/_cards.html): its `name` as players say it
+    """One card as drawn by the `card` macro (templates/_cards.html): its `name` as players write it
     (10♥, 大王 / Big Joker), the tile's rank and suit symbol, its `colour` (red ♥♦ and the big joker,
     black ♠♣ and the small joker: `red`, `black`, `joker-big`, `joker-small`) and the tile's CSS
     classes (`card`, the colour, `trump`, `points`)."""
@@ -35,6 +35,15 @@ class CardView:
     symbol: str
     colour: str
     css: str
+    spoken: str
+    """Its accessible name, as a reader says it: 红桃Q / Q of hearts, 大王 / Big Joker."""
+
+
+def spoken_name(rank: str, suit: Suit) -> str:
+    """A suited card as a screen reader should say it: 红桃Q / Q of hearts."""
+    words = {Suit.S: _("%(rank)s of spades"), Suit.H: _("%(rank)s of hearts"), Suit.C: _("%(rank)s of clubs"),
+             Suit.D: _("%(rank)s of diamonds")}
+    return words[suit] % {"rank": rank}
 
 
 def joker_name(big: bool) -> str:
@@ -52,17 +61,17 @@ def card_view(card: Card, ctx: TrumpContext | None = None, trump: bool | None = 
     marked (by `ctx`, or by `trump` when the caller knows)."""
     if card.suit is None:
         big = card.rank == BIG_JOKER
-        name = rank = joker_name(big)
+        name = rank = spoken = joker_name(big)
         symbol, colour = "", "joker-big" if big else "joker-small"
     else:
         rank, symbol, colour = RANK_NAMES[card.rank], card.suit.symbol, suit_colour(card.suit)
-        name = rank + symbol
+        name, spoken = rank + symbol, spoken_name(rank, card.suit)
     classes = ["card", colour]
     if trump if trump is not None else (ctx is not None and ctx.is_trump(card)):
         classes.append("trump")
     if card.points:
         classes.append("points")
-    return CardView(str(card), name, rank, symbol, colour, " ".join(classes))
+    return CardView(str(card), name, rank, symbol, colour, " ".join(classes), spoken)
 
 
 def as_card_view(card: CardView | Card | str) -> CardView:
@@ -70,6 +79,18 @@ def as_card_view(card: CardView | Card | str) -> CardView:
     if isinstance(card, CardView):
         return card
     return card_view(card if isinstance(card, Card) else Card.parse(card))
+
+
+def spoken(card: CardView | Card | str) -> str:
+    """A card's accessible name, as a screen reader should say it in the current language: 红桃Q / Q of
+    hearts, 大王 / Big Joker."""
+    view = as_card_view(card)
+    parsed = Card.parse(view.code)
+    if parsed.suit is None:
+        return view.name
+    words = {Suit.S: _("%(rank)s of spades"), Suit.H: _("%(rank)s of hearts"), Suit.C: _("%(rank)s of clubs"),
+             Suit.D: _("%(rank)s of diamonds")}
+    return words[parsed.suit] % {"rank": view.rank}
 
 
 def cards_view(cards: Iterable[Card], ctx: TrumpContext | None = None) -> list[CardView]:

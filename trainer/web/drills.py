@@ -245,9 +245,21 @@ def _render(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | None
             return render_template("runs/_stage.html", **context), status, {"Vary": "HX-Target"}
     elif attempt is not None:
         context.update(feedback(attempt, data, language))
+        context["shown_trick"] = _shown_trick(attempt, data)
     context["table"] = data.table(run.seat, run.cursor, end if end is not None else run.cursor, drill)
     headers = {"Vary": "HX-Target", **({"HX-Retarget": "#run", "HX-Reswap": "outerHTML"} if to_stage else {})}
     return render_template("runs/_run.html" if fragment else "runs/show.html", **context), status, headers
+
+
+def _shown_trick(attempt: Attempt, data: DealData) -> tuple[int, Any] | None:
+    """The trick `?show=N` asks to see beside the feedback (a deciding play's link: training.md §3), as
+    the seat saw it when it answered (never a play after the question); None when none is asked or it
+    had not begun then."""
+    number = request.args.get("show", type=int)
+    if number is None or not isinstance(data, DealData):
+        return None
+    plays = data.shown_trick(attempt.seat, number, plays_at(data, attempt.position))
+    return (number, plays) if plays else None
 
 
 def _question(run: DrillRun, drill: Drill, data: DealData) -> Any:

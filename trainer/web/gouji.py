@@ -139,6 +139,9 @@ class GoujiStretch:
     """My hand by rank (named as players name it: 大王, 小王, 2 …), high to low: each card with the step it is
     played at (None: kept)."""
     rounds: int
+    reveals: list[tuple[str, Any]]
+    """What each step reveals, from step 1: the seat that acts and its cards, or `pass` / `yield` (the live
+    region says it)."""
     game: str = "gouji"
 
 
@@ -194,7 +197,10 @@ def gouji_stretch(data: GoujiDealData, viewer: int, start: int, end: int, hand_s
         by_rank.setdefault(VALUE_OF[card.index], []).append((gouji_card(card), steps.pop(0) if steps else None))
     hand = [(rank_name(VALUE_NAMES[v]), by_rank[v]) for v in VALUES_HIGH_TO_LOW if v in by_rank]
     return GoujiStretch(end - start, chairs, spans([round_at(c) for c in frames]),
-                        spans([(c, data.total) for c in frames]), hand, len(record.rounds))
+                        spans([(c, data.total) for c in frames]), hand, len(record.rounds),
+                        [(relation_label(rules.relation(seat, viewer)),
+                          action if isinstance(action, str) else tuple(map(gouji_card, action)))
+                         for seat, action in data.actions[start:end]])
 
 
 def gouji_deal_view(rep: GoujiReplay) -> dict[str, Any]:

@@ -13,7 +13,8 @@ from sqlmodel import col, func, select
 
 from trainer.web.daily import today_of
 from trainer.web.db import get_session
-from trainer.web.display import as_card_view, preset_label, pretty, source_label, text_parts, trump_short, viewer_label
+from trainer.web.display import (as_card_view, preset_label, pretty, source_label, spoken, text_parts, trump_short,
+                                 viewer_label)
 from trainer.web.drills import ACTIVE, drills
 from trainer.web.messages import upload_limit_kb
 from trainer.web.models import Attempt, Deal, DrillRun
@@ -119,7 +120,7 @@ def template_helpers() -> dict[str, Any]:
             "trump_short": trump_short, "upload_limit_kb": upload_limit_kb}
 
 
-for _helper in (as_card_view, text_parts, preset_label, source_label, viewer_label):
+for _helper in (as_card_view, spoken, text_parts, preset_label, source_label, viewer_label):
     bp.add_app_template_global(_helper)
 bp.add_app_template_filter(question_label)
 bp.add_app_template_filter(pretty)

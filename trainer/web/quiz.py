@@ -134,7 +134,27 @@ def explanation(question: Question, snap: Snapshot, events: Sequence[PlayEvent])
         return Explanation(decisive, account)
     raw = explain_question(question, snap, events)
     return Explanation([localise(line, snap.seat) for line in raw.decisive],
-                       [localise(line, snap.seat) for line in raw.account])
+                       [localise(line, snap.seat) for line in raw.account],
+                       [dataclasses.replace(play, line=deciding_play(play.line, snap.seat)) for play in raw.plays])
+
+
+def deciding_play(line: str, viewer: int) -> str:
+    """A deciding play's line (`trick 3: seat 1 ruffed ♥`, `trainer.drills.explain`) in the current
+    language, the seat named from `viewer`: 第3轮 下家毙了♥."""
+    m = re.fullmatch(r"trick (\d+): seat (\d) (ruffed|showed out of|discarded|played|won|showed no pair of) (.*)", line)
+    if m is None:
+        return localise(line, viewer)
+    n, seat, verb, what = int(m.group(1)), seat_word(int(m.group(2)), viewer), m.group(3), m.group(4)
+    if verb == "won":
+        return _("trick %(n)d: %(seat)s won %(points)s points", n=n, seat=seat, points=what.split()[0])
+    words = {"ruffed": _("trick %(n)d: %(seat)s ruffed %(what)s"),
+             "showed out of": _("trick %(n)d: %(seat)s showed out of %(what)s"),
+             "discarded": _("trick %(n)d: %(seat)s discarded %(what)s"),
+             "played": _("trick %(n)d: %(seat)s played %(what)s"),
+             "showed no pair of": _("trick %(n)d: %(seat)s showed no %(what)s pair")}
+    if verb in ("ruffed", "showed out of", "showed no pair of"):  # a suit (♥ or trump), else cards
+        what = _suit_word(what, adjective=verb == "showed no pair of")
+    return words[verb] % {"n": n, "seat": seat, "what": what}
 
 
 def seat_word(seat: int, viewer: int) -> str:

@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, current_app, g, get_template_attribute, request
+from flask import Blueprint, abort, current_app, g, get_template_attribute, render_template, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.orm import load_only
@@ -36,7 +36,7 @@ from trainer.web.keyset import keyset_page
 from trainer.web.models import Attempt, Deal, DrillRun
 from trainer.web.quiz import (GOUJI_QUESTION_LABELS, QUESTION_LABELS, SIGNAL_LABELS, answer_text, lang, localise,
                               seat_word, suit_name)
-from trainer.web.responses import render_page
+from trainer.web.responses import render_page, wants_fragment
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 
@@ -109,7 +109,8 @@ class FactRow:
 @login_required
 def show(attempt_id: int) -> Any:
     """One mistake (or any answer) at its moment: the deal from that seat with all earlier tricks,
-    the question, both answers, and every tier-1 fact with its explanation."""
+    the question, both answers, the deciding plays (`?step=K` shows the K-th one's trick; htmx gets
+    that section alone), and every tier-1 fact with its explanation."""
     db = get_session()
     row = db.exec(select(Attempt, DrillRun.drill_id, Deal.id, Deal.created)
                   .join(DrillRun, col(DrillRun.id) == Attempt.run_id).join(Deal, col(Deal.pk) == Attempt.deal_pk)
@@ -136,7 +137,12 @@ def show(attempt_id: int) -> Any:
     context = feedback(attempt, data, language)
     rows = fact_rows(facts, snap, events)
     drill = run_drill(drill_id)
-    return render_page("review/show.html", **context, drill=drill, deal_id=deal_id, lang=language,
+    deciding = context["explanation"].plays
+    step = min(max(request.args.get("step", type=int, default=1), 1), len(deciding) or 1)
+    shown = data.shown_trick(seat, deciding[step - 1].trick, plays) if deciding else None
+    if "step" in request.args and wants_fragment():  # a step through the deciding plays: that section alone
+        return render_template("review/_deciding.html", **context, step=step, shown=shown)
+    return render_page("review/show.html", **context, drill=drill, deal_id=deal_id, lang=language, step=step, shown=shown,
                        tricks=history(data, seat, plays), table=review_table(data, seat, plays), rows=rows,
                        relevant=relevant_row(attempt.question),
                        live_columns=[LIVE_COLUMNS[width] for width in listed_widths(data.record.rules.decks)],

@@ -4,6 +4,7 @@ seat, and every play up to a checkpoint, each thing on the table with the steps 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -49,9 +50,33 @@ class Stretch:
     buried: list[CardView] | None
     decks: int
     """The deck count: with three or four decks (39 and 52 cards a hand) the cards are drawn smaller."""
+    reveals: list[tuple[str, tuple[CardView, ...]]]
+    """What each step reveals, from step 1: the seat that plays and its cards (the live region says it)."""
 
 
 PLACES = ("me", "right", "across", "left")
+
+TrickPlays = tuple[tuple[str, tuple[CardView, ...], bool], ...]
+"""A trick's plays from its leader: (seat label, cards, the play winning it)."""
+
+
+def trick_plays(data: DealData, names: list[str], number: int, plays: int,
+                view: Callable[[int], tuple[CardView, ...]]) -> TrickPlays:
+    """Trick `number`'s plays made within the first `plays` of the deal, seats named by `names`,
+    each play's cards drawn by `view` (play index)."""
+    begin = data.trick_starts[number - 1]
+    stop = min(begin + len(data.record.tricks[number - 1].plays), plays)
+    return tuple((names[data.plays[play][1]], view(play), data.plays[play][1] == data.events[stop - 1].winning)
+                 for play in range(begin, stop))
+
+
+def shown_trick(data: DealData, viewer: int, number: int, plays: int) -> TrickPlays | None:
+    """Trick `number` as the viewer saw it within the first `plays` plays (None when it had not begun):
+    the deciding play's look (training.md §3)."""
+    if not 1 <= number <= len(data.record.tricks) or data.trick_starts[number - 1] >= plays:
+        return None
+    names = [seat_label(seat, data.record.banker, viewer) for seat in range(4)]
+    return trick_plays(data, names, number, plays, lambda play: tuple(cards_view(data.plays[play][2], data.record.ctx)))
 
 
 def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
@@ -94,12 +119,7 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
 
     def last_at(plays: int) -> tuple[tuple[str, tuple[CardView, ...], bool], ...] | None:
         number = data.positions[plays].trick - 1
-        if number < 1:
-            return None
-        begin = data.trick_starts[number - 1]
-        stop = begin + len(record.tricks[number - 1].plays)
-        return tuple((names[data.plays[play][1]], view(play), data.plays[play][1] == data.events[stop - 1].winning)
-                     for play in range(begin, stop))
+        return trick_plays(data, names, number, plays, view) if number >= 1 else None
 
     gone = played_steps(cards if seat == viewer else () for _trick, seat, cards in data.plays[start:end])
     hand = [(group.label, [(view, (gone.get(Card.parse(view.code)) or [None]).pop(0)) for view in group.cards])
@@ -108,4 +128,4 @@ def stretch(data: DealData, viewer: int, start: int, end: int) -> Stretch:
                    spans([(p, data.total) for p in frames]), spans([last_at(p) for p in frames]), hand,
                    len(record.tricks), str(record.data["level"]).upper(), trump_label(ctx),
                    cards_view(ctx.sort_hand(record.buried), ctx) if viewer == record.banker else None,
-                   record.rules.decks)
+                   record.rules.decks, [(names[data.plays[play][1]], view(play)) for play in range(start, end)])
