@@ -105,11 +105,10 @@ def who_beats(inference: Inference, card: Card) -> list[int]:
 def can_ruff(inference: Inference, seat: int, suit: int) -> bool:
     """True when some consistent distribution leaves `seat` void in side suit `suit` with a trump in hand."""
     ctx = inference.snap.ctx
-    if inference.suit_bounds(seat, suit)[0] > 0 or inference.suit_bounds(seat, TRUMP)[1] == 0:
+    if not inference.snap.hand_sizes[seat]:
         return False
     void = {(seat, f): (0, 0) for f in ctx.faces_by_suit[suit] if (seat, f) in inference.cells}
-    trumps = [f for f in ctx.faces_by_suit[TRUMP] if (seat, f) in inference.cells and inference.bounds(seat, f)[1]]
-    return any(inference.allows(void | {(seat, f): (1, PLENTY)}) for f in trumps)
+    return inference.allows(void, some=(seat, ctx.faces_by_suit[TRUMP]))
 
 
 def who_ruffs(inference: Inference, suit: int) -> list[int]:
