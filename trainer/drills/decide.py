@@ -103,7 +103,7 @@ def _throw_safe(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Ques
         answer = "yes" if throw_verdict(inference_of(snap), cards).safe else "no"
     return Question("throw_safe", "single", {"zh": f"现在甩{shown}安全吗？（没有人能管上其中任何一手）",
                                              "en": f"Is throwing {shown} safe now? (no one can beat any part of it)"},
-                    answer, "throw_safe", suit=suit, card=names,
+                    answer, "suits.top_in_play", suit=suit, card=names,
                     options=[{"value": "yes", "label": {"zh": "安全", "en": "Safe"}},
                              {"value": "no", "label": {"zh": "不安全", "en": "Not safe"}}])
 
@@ -136,7 +136,7 @@ def _who_beats(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Quest
         answer = [str(q) for q in range(4) if q != snap.seat] if higher else []
     return Question("who_beats", "multi", {"zh": f"谁还可能管上你的{card.pretty}？",
                                            "en": f"Who could still beat your {card.pretty}?"},
-                    answer, "who_beats", suit=suit, card=str(card), options=_seat_options(snap.seat))
+                    answer, "suits.higher_than_mine", suit=suit, card=str(card), options=_seat_options(snap.seat))
 
 
 _register("who_beats", _beat_subjects, _who_beats)
@@ -155,7 +155,7 @@ def _who_ruffs(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Quest
     zh, en = SUIT_WORDS[suit]
     return Question("who_ruffs", "multi", {"zh": f"谁还可能毙{zh}（{zh}绝门且还有主）？",
                                            "en": f"Who could still ruff {en} (void in it, with a trump left)?"},
-                    answer, "who_ruffs", suit=suit, options=_seat_options(snap.seat))
+                    answer, "voids", suit=suit, options=_seat_options(snap.seat))
 
 
 _register("who_ruffs", _ruff_subjects, _who_ruffs)
@@ -179,7 +179,7 @@ def _max_trumps(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Ques
     zh, en = SEAT_WORDS[(seat - snap.seat) % 4]
     return Question("max_trumps", "number", {"zh": f"{zh}最多还可能有几张主？",
                                              "en": f"At most how many trumps could {en} still hold?"},
-                    answer, "max_trumps", suit="trump", seat=seat)
+                    answer, "trumps.unseen", suit="trump", seat=seat)
 
 
 _register("max_trumps", _trump_subjects, _max_trumps)
@@ -207,7 +207,7 @@ def _must_hold(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Quest
     if _now(facts, snap):
         answer = str(certain_cards(snap).get(card.index, NO_ANSWER))
     return Question("must_hold", "single", {"zh": f"谁一定有{card.pretty}？", "en": f"Who must hold {card.pretty}?"},
-                    answer, "must_hold", suit=suit, card=str(card), options=_seat_options(snap.seat))
+                    answer, "suits.unseen_cards", suit=suit, card=str(card), options=_seat_options(snap.seat))
 
 
 _register("must_hold", _hold_subjects, _must_hold)
