@@ -97,7 +97,7 @@ def _max_trumps(question: Question, where: Where) -> list[str]:
     seat = question.seat if question.seat is not None else 0
     out = sum(snap.unseen[f] for f in snap.ctx.faces_by_suit[TRUMP])
     most = max_trumps(inference_of(snap), seat)
-    return [f"seat {seat} could hold at most {most} trumps: {snap.hand_sizes[seat]} cards in hand, {out} trumps out"]
+    return [f"seat {seat}: {snap.hand_sizes[seat]} cards in hand, {out} trumps out, the most it could hold: {most}"]
 
 
 def _must_hold(question: Question, where: Where) -> list[str]:

@@ -41,9 +41,9 @@ def decision_line(line: str, seat: Callable[[int], str]) -> str | None:
     if m := match(r"seat (\d) cannot be void in (\S+) and hold a trump at once"):
         return _("%(seat)s cannot be void in %(suit)s and hold a trump at once", seat=seat(int(m.group(1))),
                  suit=m.group(2))
-    if m := match(r"seat (\d) could hold at most (\d+) trumps: (\d+) cards in hand, (\d+) trumps out"):
-        return _("%(seat)s could hold at most %(n)s trumps: %(hand)s cards in hand, %(out)s trumps out",
-                 seat=seat(int(m.group(1))), n=m.group(2), hand=m.group(3), out=m.group(4))
+    if m := match(r"seat (\d): (\d+) cards in hand, (\d+) trumps out, the most it could hold: (\d+)"):
+        return _("%(seat)s: %(hand)s cards in hand, %(out)s trumps out, the most it could hold: %(n)s",
+                 seat=seat(int(m.group(1))), hand=m.group(2), out=m.group(3), n=m.group(4))
     if m := match(r"(\S+): seat (\d) holds it in every consistent distribution"):
         return _("%(card)s: %(seat)s holds it however the unseen cards lie", card=m.group(1),
                  seat=seat(int(m.group(2))))
