@@ -240,3 +240,19 @@ def test_decisions_are_exact_and_hold_the_truth(rules_index, seed, seat, cut):
             shown = max(snap.constraints.returned[q].get(face, 0), snap.constraints.declared[q].get(face, 0))
             assert hands[q].get(face, 0) > shown
             assert witness(snap, [(q, face, 0, shown)]) is None
+
+
+def test_void_and_a_trump_at_once_is_one_question_not_two():
+    """Seat 2 has shown out of ♥ and ♦ and holds one card: it must be the SJ. Seats 1 and 3 can each be void
+    in ♥ (holding 3♦) and could each hold a trump as far as their own cells go, but not both at once."""
+    snap = track(make(*base(), base()[1], []), 0, Position(1, 0))
+    unseen = [0] * 54
+    for name in ("AH", "SJ", "3D"):
+        unseen[Card.parse(name).index] = 1
+    voids = [0, 0, 1 << 1 | 1 << 3, 0]
+    snap = snap._replace(unseen=tuple(unseen), hand_sizes=(1, 1, 1, 1), revealed_voids=tuple(voids))
+    inference = Inference(snap)
+    assert who_ruffs(inference, 1) == [2]
+    assert [max_trumps(inference, q) for q in (1, 2, 3)] == [0, 1, 0]
+    assert {q: [str(Card.from_index(f)) for f in faces] for q, faces in must_hold(inference).items()} == {
+        1: [], 2: ["SJ"], 3: []}
