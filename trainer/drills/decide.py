@@ -9,6 +9,7 @@ balanced by the subject drawn instead, docs/decisions.md).
 """
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from trainer.drills.questions import (QUESTION_TYPES, SIDE_SUITS, SUIT_WORDS, Question, QuestionType, Subject,
@@ -26,6 +27,9 @@ DECISION_TYPES = ("throw_safe", "who_beats", "who_ruffs", "max_trumps", "must_ho
 NEAR_TOP = 1
 """A throw a player would consider: every unit has at most this many combinations of unseen cards
 that could beat it (0 = top, 1 = near-top), counted without inference."""
+KEEP_UNSAFE = 0.5
+"""Where every candidate throw is unsafe (most positions: some card above is out), the share of those
+positions that ask (drawn from the position, the same every time), so that "safe" is not rare."""
 BEAT_RANKS = (12, 13, 14)
 """`who_beats` is asked about a highest card of rank Q, K or A (the cards a player hopes hold)."""
 NO_ANSWER = ""
@@ -89,9 +93,11 @@ def _throw_subjects(facts: dict[str, Any], snap: Snapshot) -> list[list[Subject]
     for suit, cards in throw_candidates(snap):
         classes[throw_verdict(inference, cards).safe].append((SUIT_NAMES[suit], ",".join(map(str, cards))))
     safe, unsafe = classes[True], classes[False]
-    if not safe or not unsafe:
-        return [safe + unsafe] if safe or unsafe else []
-    return [safe * len(unsafe) + unsafe * len(safe)]
+    if safe and unsafe:
+        return [safe * len(unsafe) + unsafe * len(safe)]
+    if unsafe and random.Random(f"throw_safe:{snap.seat}:{snap.trick.number}:{snap.hand_sizes}").random() > KEEP_UNSAFE:
+        return []
+    return [safe + unsafe] if safe or unsafe else []
 
 
 def _throw_safe(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Question:
