@@ -394,6 +394,3 @@ def trivial_question(question: Question, opening: dict[str, Any], snap: Snapshot
     (`opening`, the same seat's facts at 1.0)."""
     subject = (question.suit, question.card if question.seat is None else str(question.seat))
     return QUESTION_TYPES[question.type].build(opening, snap, subject)
-
-
-from trainer.drills import decide  # noqa: E402,F401  (registers the decision types of training.md §2)
