@@ -2,7 +2,8 @@
 
 At every trick end of every deal, from every seat, each decision type is asked as a checkpoint asks it
 (`make_question` with the opening facts). Prints per type how many were asked and the spread of the
-answers (for `throw_safe` the yes-share, which issue 22 wants within 30–70 %), and the time each
+answers (for `throw_safe` the yes-share, which issue 22 wants within 30–70 %), the best of a small
+battery of no-memory strategies (`battery`), and the time each
 question adds: the median and 95th percentile of `make_question`, the tier-2 inference of the
 position included (it is built afresh for every position, as a checkpoint does).
 
@@ -26,6 +27,26 @@ from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import public_events
 
 
+def battery(question, snap) -> dict[str, object]:
+    """Answers of no-memory strategies (training.md §1) to one question: fixed answers per relative seat,
+    all but one seat, yes/no, 0, the seat's hand size (visible), the trumps not in my hand or on the table."""
+    viewer = snap.seat
+    seats = [str((viewer + k) % 4) for k in (1, 2, 3)]
+    if question.type == "throw_safe":
+        return {"yes": "yes", "no": "no"}
+    if question.type == "must_hold":
+        return {f"seat+{k}": seats[k - 1] for k in (1, 2, 3)}
+    if question.type == "max_trumps":
+        table = sum(1 for play in snap.trick.plays for card in play if snap.ctx.suit_of[card.index] == 4)
+        mine = sum(snap.mine[f] for f in snap.ctx.faces_by_suit[4])
+        total = len(snap.ctx.faces_by_suit[4]) * snap.ctx.rules.decks
+        return {"0": 0, "hand size": snap.hand_sizes[question.seat],
+                "trumps minus mine and table": min(snap.hand_sizes[question.seat], total - mine - table)}
+    found: dict[str, object] = {f"only seat+{k}": [seats[k - 1]] for k in (1, 2, 3)}
+    found.update({f"all but seat+{k}": [q for q in seats if q != seats[k - 1]] for k in (1, 2, 3)})
+    return found
+
+
 def main() -> None:
     """Ask every decision type at every trick end; print the answers' spread and the time per question."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -35,6 +56,7 @@ def main() -> None:
     records = [parse_record(r) for r in generate_records(Rules.parse("standard"), args.seed, args.deals)]
     answers: dict[str, Counter] = {kind: Counter() for kind in decide.DECISION_TYPES}
     times: dict[str, list[float]] = {kind: [] for kind in decide.DECISION_TYPES}
+    right: dict[str, Counter] = {kind: Counter() for kind in decide.DECISION_TYPES}
     positions = 0
     for record in records:
         replay(record)
@@ -58,6 +80,8 @@ def main() -> None:
                     if question is not None:
                         answer = question.answer
                         answers[kind][len(answer) if isinstance(answer, list) else answer] += 1
+                        for name, guess in battery(question, snap).items():
+                            right[kind][name] += question.grade(guess)
     print(f"{len(records)} deals, {positions} seat-positions (trick ends), every decision type at each")
     every = sorted(t for kind in times for t in times[kind])
     for kind in decide.DECISION_TYPES:
@@ -66,6 +90,9 @@ def main() -> None:
         ordered = sorted(times[kind])
         print(f"{kind}: asked {asked} ({asked / positions:.0%} of positions); answers {spread or '-'}; "
               f"median {statistics.median(ordered):.2f} ms, p95 {ordered[int(len(ordered) * 0.95)]:.2f} ms")
+        if asked:
+            name, count = right[kind].most_common(1)[0]
+            print(f"  best no-memory strategy of the battery: {name}, right on {count / asked:.0%}")
     safe = answers["throw_safe"]
     if safe:
         print(f"throw_safe yes-share: {safe['yes'] / sum(safe.values()):.1%} (target 30–70 %)")

@@ -30,6 +30,9 @@ that could beat it (0 = top, 1 = near-top), counted without inference."""
 KEEP_UNSAFE = 0.5
 """Where every candidate throw is unsafe (most positions: some card above is out), the share of those
 positions that ask (drawn from the position, the same every time), so that "safe" is not rare."""
+KEEP_ZERO = 0.3
+"""The share of the seats with no trump possible left (bound 0: most often a seat shown void in trumps
+long ago) that `max_trumps` may ask about, so that "0" is not the answer of a third of its questions."""
 BEAT_RANKS = (12, 13, 14)
 """`who_beats` is asked about a highest card of rank Q, K or A (the cards a player hopes hold)."""
 NO_ANSWER = ""
@@ -46,6 +49,11 @@ def inference_of(snap: Snapshot) -> Inference:
     inference = Inference(snap)
     _last = (snap, inference)
     return inference
+
+
+def _drawn(snap: Snapshot, what: str, share: float) -> bool:
+    """A draw of probability `share` fixed by the position (the same checkpoint draws the same)."""
+    return random.Random(f"{what}:{snap.seat}:{snap.trick.number}:{snap.hand_sizes}").random() < share
 
 
 def _now(facts: dict[str, Any], snap: Snapshot) -> bool:
@@ -95,7 +103,7 @@ def _throw_subjects(facts: dict[str, Any], snap: Snapshot) -> list[list[Subject]
     safe, unsafe = classes[True], classes[False]
     if safe and unsafe:
         return [safe * len(unsafe) + unsafe * len(safe)]
-    if unsafe and random.Random(f"throw_safe:{snap.seat}:{snap.trick.number}:{snap.hand_sizes}").random() > KEEP_UNSAFE:
+    if unsafe and not _drawn(snap, "throw_safe", KEEP_UNSAFE):
         return []
     return [safe + unsafe] if safe or unsafe else []
 
@@ -171,9 +179,11 @@ _register("who_ruffs", _ruff_subjects, _who_ruffs)
 
 def _trump_subjects(facts: dict[str, Any], snap: Snapshot) -> list[list[Subject]]:
     """The seats whose bound is below their hand size (a seat's hand size alone, which a player sees
-    without counting, is no answer)."""
+    without counting, is no answer); of those with bound 0, a drawn share (`KEEP_ZERO`)."""
     inference = inference_of(snap)
-    return [[("trump", str(q)) for q in seats_of(inference) if max_trumps(inference, q) < snap.hand_sizes[q]]]
+    bounds = {q: max_trumps(inference, q) for q in seats_of(inference)}
+    return [[("trump", str(q)) for q, most in bounds.items()
+             if most < snap.hand_sizes[q] and (most or _drawn(snap, f"max_trumps:{q}", KEEP_ZERO))]]
 
 
 def _max_trumps(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Question:
