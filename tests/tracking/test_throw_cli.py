@@ -57,3 +57,10 @@ def test_a_bad_throw_exits_2_with_the_reason(capsys, tmp_path, args, reason):
 def test_throw_needs_tier_two(capsys, tmp_path):
     status, out, err = track(capsys, tmp_path, "--seat", "1", "--at", "2.4", "--throw", "KH")
     assert (status, out) == (2, "") and "--tier 2" in err
+
+
+def test_throw_is_not_asked_of_gouji(capsys):
+    path = sorted((Path(__file__).resolve().parents[2] / "drills" / "deals").glob("gouji-*.json"))[0]
+    status = main(["deal", "track", str(path), "--seat", "0", "--at", "end", "--tier", "2", "--throw", "AS"])
+    out, err = capsys.readouterr()
+    assert (status, out) == (2, "") and "not 够级" in err
