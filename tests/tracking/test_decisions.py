@@ -56,11 +56,13 @@ def deal_spades():
 
 
 def at(record, seat, where):
+    """What `seat` knows at position `where`, and its inference."""
     snap = track(record, seat, Position.parse(where, record))
     return snap, Inference(snap)
 
 
 def cards(text):
+    """Cards from space-separated names."""
     return [Card.parse(name) for name in text.split()]
 
 
@@ -171,10 +173,12 @@ def beating(unit, snap):
 
 
 def holds(hand, combination):
+    """True when `hand` (face → copies) holds every card of `combination`."""
     return all(hand.get(f, 0) >= copies for f, copies in combination.items())
 
 
 def deal(seed, rules_index):
+    """A validated random-legal deal under RULES[rules_index]."""
     record = parse_record(random_record(random.Random(seed), RULES[rules_index], throw_rate=0.2))
     replay(record)
     return record

@@ -14,6 +14,7 @@ from tests.tracking.test_decisions import deal_hearts
 
 
 def track(capsys: pytest.CaptureFixture[str], tmp_path: Path, *args: str) -> tuple[int, str, str]:
+    """`trainer deal track` on the hand-made hearts deal: (exit status, stdout, stderr)."""
     path = tmp_path / "hearts.json"
     path.write_text(json.dumps(deal_hearts().data), encoding="utf-8")
     try:
