@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainer import __version__
-from trainer.engine.cards import Card, pretty_cards
+from trainer.engine.cards import Card, parse_cards, pretty_cards
 from trainer.engine.errors import JipaiError, MalformedError, shown
 from trainer.engine.seats import Seat
 from trainer.bots.generate import generate_records, record_text, write_records
@@ -28,7 +28,8 @@ from trainer.referee import serve_lines
 from trainer.signals.conventions import CONVENTIONS_DIR, find_convention, load_conventions
 from trainer.signals.referee import OPS as SIGNAL_OPS
 from trainer.tracking.facts import facts_json
-from trainer.tracking.inference import infer_json
+from trainer.tracking.decisions import throw_problem, throw_verdict
+from trainer.tracking.inference import Inference, infer_json
 from trainer.tracking.tracker import track
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -81,6 +82,8 @@ def _parser() -> argparse.ArgumentParser:
     track.add_argument("--at", required=True, help="position T.K (after K plays of trick T; 够级: R.K, #n), 0.0 "
                                                    "or end")
     track.add_argument("--tier", type=_number(1, 2), default=1, help="2 adds the inference facts")
+    track.add_argument("--throw", metavar="CARDS", help="with --tier 2: is throwing these cards (comma-separated, "
+                                                        "in the seat's hand, one side suit) safe (training.md §2)")
 
     rules = commands.add_parser("rules", help="the rules referee")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True, metavar="SUBCOMMAND")
@@ -133,7 +136,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.deal_command == "import":
         return _import(args.files, args.out)
     if args.deal_command == "track":
-        return _track(args.file, args.seat, args.at, args.tier)
+        return _track(args.file, args.seat, args.at, args.tier, args.throw)
     return _show(args.file, args.seat, args.at)
 
 
@@ -384,11 +387,17 @@ def _show(path: str, seat_text: str | None, at_text: str | None) -> int:
     return EXIT_OK
 
 
-def _track(path: str, seat_text: str, at_text: str, tier: int) -> int:
+def _track(path: str, seat_text: str, at_text: str, tier: int, throw: str | None = None) -> int:
+    if throw is not None and tier != 2:
+        print("trainer: --throw needs --tier 2", file=sys.stderr)
+        return EXIT_USAGE
     record = _load(path)
     if isinstance(record, Unloaded):
         return record.status
     if isinstance(record, GoujiRecord):
+        if throw is not None:
+            print("trainer: --throw is asked of 升级 deals, not 够级", file=sys.stderr)
+            return EXIT_USAGE
         return _track_gouji(path, record, seat_text, at_text, tier)
     opened = _open_at(path, seat_text, at_text, record)
     if isinstance(opened, int):
@@ -396,9 +405,22 @@ def _track(path: str, seat_text: str, at_text: str, tier: int) -> int:
     record, seat, position = opened
     assert seat is not None
     snap = track(record, seat, position)
+    cards: list[Card] = []
+    if throw is not None:
+        try:
+            cards = parse_cards([token.strip() for token in throw.split(",") if token.strip()])
+        except MalformedError as error:
+            print(f"trainer: --throw: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        problem = throw_problem(snap.mine, cards, record.ctx.suit_of)
+        if problem is not None:
+            print(f"trainer: --throw {shown(throw)}: {problem}", file=sys.stderr)
+            return EXIT_USAGE
     facts = facts_json(snap, str(position))
     if tier == 2:
         facts["inference"] = infer_json(snap)
+        if throw is not None:
+            facts["throw"] = throw_verdict(Inference(snap), cards).to_json()
     print(json.dumps(facts, ensure_ascii=False))
     return EXIT_OK
 

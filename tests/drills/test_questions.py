@@ -74,6 +74,12 @@ def expected_trivial(kind: str, record: DealRecord, seat: int, question) -> obje
         "top_in_play": lambda: "/".join(strength_classes_of(record, question.suit)[0]),
         "is_boss": lambda: sum(out[f] for f in suit_faces
                                if ctx.strength[f] > ctx.strength[Card.parse(question.card).index]),
+        # tier 2 (trainer.drills.decide): before any play every other seat can beat and ruff
+        "throw_safe": "", "must_hold": "",
+        "who_beats": lambda: [str(q) for q in range(4) if q != seat] if any(
+            out[f] for f in suit_faces if ctx.strength[f] > ctx.strength[Card.parse(question.card).index]) else [],
+        "who_ruffs": lambda: [str(q) for q in range(4) if q != seat],
+        "max_trumps": lambda: min(record.rules.hand_size, sum(out[f] for f in trumps)),
     }[kind]
 
 

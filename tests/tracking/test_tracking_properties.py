@@ -3,14 +3,13 @@
 Every rule set the engine plays is covered (each preset, one to four decks, and each option that
 changes what can be seen); `JIPAI_PROPERTY_SCALE=20` multiplies the examples for a long bug hunt. The tier-2
 oracle rebuilds every constraint from the record (through `recount`, which borrows nothing from the
-tracker) and decides feasibility with networkx, sharing no code with `Inference`.
+tracker) and decides feasibility with networkx (`tests/tracking/oracle.py`), sharing no code with `Inference`.
 """
 from __future__ import annotations
 
 import os
 import random
 
-import networkx as nx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,11 +19,13 @@ from trainer.engine import Card, Rules, parse_cards, points
 from trainer.engine.combos import pair_structure
 from trainer.engine.rules import PRESETS
 from trainer.engine.trump import SUIT_NAMES
-from trainer.records import Position, parse_record, replay, state_at
+from trainer.records import Position, parse_record, replay
 from trainer.tracking.facts import facts_json
 from trainer.tracking.inference import KITTY, Inference, infer_json
 from trainer.tracking.recount import recount
 from trainer.tracking.tracker import public_events, tracker_for, track
+
+from tests.tracking.oracle import feasible, holders as _holders, truth as _truth
 
 RULE_SPECS = [*PRESETS, {"preset": "three-deck", "follow": "protect_longer"},
               {"preset": "four-deck", "follow": "protect_longer_tractor_on_tractor_only"},
@@ -131,81 +132,6 @@ def test_no_pairs_and_no_tractors_hold_the_hidden_truth(rules_index, seed):
                     assert pairs == 0, (str(position), q, suit)
                 if viewer.no_tractors[q] >> suit & 1:
                     assert not runs, (str(position), q, suit, held)
-
-
-def _truth(record, position):
-    """The real holdings at a position: each seat's hand and the kitty (face → copies)."""
-    state = state_at(record, position)
-    hands = {q: dict(state.hands[q]) for q in range(4)}
-    hands[KITTY] = {}
-    for card in record.buried:
-        hands[KITTY][card.index] = hands[KITTY].get(card.index, 0) + 1
-    return hands
-
-
-def _holders(snap):
-    return [q for q in range(4) if q != snap.seat] + (
-        [KITTY] if snap.seat != snap.banker and not snap.kitty_revealed else [])
-
-
-def feasible(snap, cell=None, suit=None) -> bool:
-    """Is some distribution of the unseen cards consistent with tracking.md's rules, given the
-    snapshot's public facts, with `cell` = (holder, face, low, high) or `suit` = (holder, suit, low,
-    high) forced into a range? Built from tracking.md's text with networkx (network simplex, lower
-    bounds by the demand reduction), independently of `Inference`."""
-    ctx = snap.ctx
-    unseen_in = [sum(snap.unseen[f] for f in ctx.faces_by_suit[s]) for s in range(5)]
-    holders = _holders(snap)
-    graph = nx.DiGraph()
-    demand: dict[object, int] = {}
-
-    def edge(u, v, low, high) -> bool:
-        if high < low:
-            return False
-        graph.add_edge(u, v, capacity=high - low)
-        demand[u] = demand.get(u, 0) + low
-        demand[v] = demand.get(v, 0) - low
-        return True
-
-    constraints = snap.constraints
-    for face in (f for f in range(54) if snap.unseen[f]):
-        supply = ("face", face)
-        demand[supply] = demand.get(supply, 0) - snap.unseen[face]
-        suit_of = ctx.suit_of[face]
-        banker_side = ("banker side", face)
-        # the banker's declared cards are in the banker's hand or the kitty (either one for this viewer)
-        declared_by_banker = constraints.declared[snap.banker].get(face, 0) if KITTY in holders else 0
-        if declared_by_banker and not edge(supply, banker_side, declared_by_banker, snap.unseen[face]):
-            return False
-        for q in holders:
-            low, high = 0, snap.unseen[face]
-            if q != KITTY:
-                size = snap.hand_sizes[q]
-                void = snap.revealed_voids[q] >> suit_of & 1 or not unseen_in[suit_of] or not size
-                high = 0 if void else min(high, size, 1 if snap.no_pairs[q] >> suit_of & 1 else size)
-                high = min(high, constraints.caps[q].get(face, high))
-                low = constraints.returned[q].get(face, 0)
-                if not (declared_by_banker and q == snap.banker):
-                    low = max(low, constraints.declared[q].get(face, 0))
-            if cell is not None and cell[:2] == (q, face):
-                low, high = max(low, cell[2]), min(high, cell[3])
-            tail = banker_side if declared_by_banker and q in (snap.banker, KITTY) else supply
-            if not edge(tail, ("suit", q, suit_of), low, high):
-                return False
-    for q in holders:
-        size = snap.hand_sizes[q] if q != KITTY else ctx.rules.kitty_size
-        for s in range(5):
-            low, high = (max(0, suit[2]), min(size, suit[3])) if suit is not None and suit[:2] == (q, s) else (0, size)
-            if not edge(("suit", q, s), ("holder", q), low, high):
-                return False
-        demand[("holder", q)] = demand.get(("holder", q), 0) + size
-    try:
-        for node, value in demand.items():
-            graph.add_node(node, demand=value)
-        nx.network_simplex(graph)
-    except nx.NetworkXUnfeasible:
-        return False
-    return True
 
 
 def constrained_cells(snap):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from trainer.drills.decide import DECISION_TYPES
 from trainer.drills.questions import Question
 from trainer.engine.cards import Card
 from trainer.engine.trump import SUIT_NAMES, TRUMP
@@ -69,6 +70,8 @@ def mistake_cause(question: Question, given: Any, snap: Snapshot, events: Sequen
     if question.type in PAIR_TYPES:
         return "pair"
     if question.type in SIGNAL_TYPES:  # a convention misread, not a card miscounted
+        return "other"
+    if question.type in DECISION_TYPES and question.kind != "number":  # options are seats or yes/no, not cards
         return "other"
     if question.kind == "number":
         try:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from fsrs import Rating, Scheduler
 
+from trainer.drills.decide import DECISION_TYPES
 from trainer.drills.definitions import Drill
 from trainer.drills.questions import QUESTION_TYPES
 from trainer.engine.rules import Rules
@@ -77,13 +78,15 @@ PACES = {"number": Pace(6_000, 20_000), "single": Pace(5_000, 15_000), "multi": 
 """Thresholds by answer kind (docs/decisions.md); `TYPE_PACES` overrides some types."""
 TYPE_PACES = {**{kind: Pace(12_000, 40_000) for kind in ("live_pairs", "live_tractor", *WIDE_TYPES)},
               "point_cards_out": Pace(10_000, 30_000), "attackers_score": Pace(8_000, 25_000),
-              "to_take_over": Pace(8_000, 25_000), **{kind: Pace(10_000, 30_000) for kind in SIGNAL_TYPES}}
+              "to_take_over": Pace(8_000, 25_000), **{kind: Pace(10_000, 30_000) for kind in SIGNAL_TYPES},
+              **{kind: Pace(12_000, 40_000) for kind in DECISION_TYPES}}
 ANSWER_KINDS = {"trumps_unseen": "number", "trumps_played": "number", "constant_trumps_out": "number",
                 "attackers_score": "number", "to_take_over": "number", "points_unplayed": "number",
                 "points_unseen": "number", "suit_played": "number", "suit_unseen": "number", "is_boss": "number",
                 "big_trumps_out": "multi", "voids": "multi", "no_pairs": "multi", "point_cards_out": "multi",
                 "live_pairs": "multi", "live_tractor": "multi", "top_in_play": "single",
-                **{kind: "multi" for kind in WIDE_TYPES}}
+                "throw_safe": "single", "who_beats": "multi", "who_ruffs": "multi", "max_trumps": "number",
+                "must_hold": "single", **{kind: "multi" for kind in WIDE_TYPES}}
 """Each question type's answer kind (as `questions.py` asks it)."""
 
 
@@ -109,7 +112,8 @@ def scheduler() -> Scheduler:
 TYPE_DIFFICULTY = {"trumps_unseen": 0, "trumps_played": 0, "constant_trumps_out": 100, "attackers_score": 50,
                    "to_take_over": 100, "points_unplayed": 100, "points_unseen": 150, "suit_played": 50,
                    "suit_unseen": 100, "is_boss": 150, "big_trumps_out": 100, "voids": 50, "no_pairs": 200,
-                   "point_cards_out": 200, "live_pairs": 300, "live_tractor": 350, "top_in_play": 150}
+                   "point_cards_out": 200, "live_pairs": 300, "live_tractor": 350, "top_in_play": 150,
+                   "throw_safe": 400, "who_beats": 300, "who_ruffs": 350, "max_trumps": 350, "must_hold": 400}
 """How much harder than counting trumps each question type starts (rating points)."""
 BASE_DIFFICULTY = 1100.0
 """An estimated position's rating before its features add to it."""

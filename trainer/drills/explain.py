@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 import dataclasses
 from dataclasses import dataclass
 
+from trainer.drills.decide_explain import DECISION_DECIDERS
 from trainer.drills.questions import Question
 from trainer.engine.cards import Card, pretty_cards
 from trainer.engine.combos import TUPLE_NAMES
@@ -308,6 +309,7 @@ DECIDERS: dict[str, Callable[[Question, _Where], list[str]]] = {
     "no_pairs": _seats,
     "attackers_score": lambda q, w: [w.attackers_sum()],
     "to_take_over": _to_take_over,
+    **DECISION_DECIDERS,
 }
 """The deciding lines of every question type."""
 

@@ -44,6 +44,8 @@ class Question:
     suit: str | None = None
     card: str | None = None
     options: list[dict[str, Any]] = field(default_factory=list)
+    seat: int | None = None
+    """The seat a question is about (`max_trumps`), absolute; None for the others."""
 
     def __post_init__(self) -> None:
         if self.kind not in ANSWER_KINDS:
@@ -390,4 +392,5 @@ def make_question(kind: str, facts: dict[str, Any], snap: Snapshot, rng: random.
 def trivial_question(question: Question, opening: dict[str, Any], snap: Snapshot) -> Question:
     """The same question answered as a player who tracked nothing would: at the opening of play
     (`opening`, the same seat's facts at 1.0)."""
-    return QUESTION_TYPES[question.type].build(opening, snap, (question.suit, question.card))
+    subject = (question.suit, question.card if question.seat is None else str(question.seat))
+    return QUESTION_TYPES[question.type].build(opening, snap, subject)

@@ -8,7 +8,7 @@ residual graph allows: a value is reachable exactly when an augmenting cycle exi
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -242,6 +242,56 @@ class Transport:
         lose = [c for c in cells if not inside(c.face)]
         now = sum(c.low + self._current(c) for c in gain)
         return now - self._group_shift(lose, gain), now + self._group_shift(gain, lose)
+
+    def allows(self, ranges: dict[tuple[int, int], tuple[int, int]],
+               some: tuple[int, Collection[int]] | None = None) -> bool:
+        """True when some consistent distribution puts every cell (holder, item) of `ranges` within its
+        [low, high] copies at once, and with `some` = (holder, items) also gives that holder at least one
+        of those items (none of them in `ranges`), exactly: the solved flow is moved onto the new bounds by
+        one max-flow in the residual graph (a cell below its range must gain, one above must lose what the
+        rest of the network carries back); then one of the items is held already, or a residual cycle
+        through the holder gains one. The graph is restored."""
+        flow = self.flow
+        saved, nodes, arcs = flow.cap[:], len(flow.out), len(flow.head)
+        excess: dict[int, int] = {}
+        feasible = True
+        for (q, item), (low, high) in ranges.items():
+            cell = self.cells.get((q, item))
+            if cell is None:
+                feasible = feasible and low <= 0
+                continue
+            arc = cell.arc
+            now, room = flow.cap[arc ^ 1], flow.cap[arc] + flow.cap[arc ^ 1]
+            lo, hi = max(low - cell.low, 0), min(high - cell.low, room)
+            if lo > hi:
+                feasible = False
+                break
+            change = lo - now if now < lo else hi - now if now > hi else 0
+            settled = now + change
+            flow.cap[arc], flow.cap[arc ^ 1] = hi - settled, settled - lo
+            holder = flow.head[arc]
+            excess[holder] = excess.get(holder, 0) + change
+            excess[cell.tail] = excess.get(cell.tail, 0) - change
+        needed = sum(amount for amount in excess.values() if amount > 0)
+        if feasible and needed:
+            source, sink = flow.node(), flow.node()
+            for node, amount in excess.items():
+                if amount > 0:
+                    flow.arc(source, node, amount)
+                elif amount < 0:
+                    flow.arc(node, sink, -amount)
+            feasible = flow.max_flow(source, sink, self.banned) == needed
+            banned = self.banned | {source, sink}
+        else:
+            banned = self.banned
+        if feasible and some is not None:
+            holder, items = some
+            cells = [self.cells[holder, item] for item in items if (holder, item) in self.cells]
+            if not any(cell.low or flow.cap[cell.arc ^ 1] for cell in cells):
+                reached = flow.reach(self.holder_node[holder], banned)
+                feasible = any(flow.cap[cell.arc] and cell.tail in reached for cell in cells)
+        flow.rollback(nodes, arcs, saved)
+        return feasible
 
     def _group_shift(self, gain: list[Cell], lose: list[Cell]) -> int:
         """How many units the holder can move from `lose` cells to `gain` cells at once: a max-flow

@@ -20,6 +20,7 @@ from trainer.drills.questions import QUESTION_TYPES, Question
 from trainer.drills.explain import Explanation, explain_question
 from trainer.signals import quiz as signal_quiz
 from trainer.tracking.tracker import PlayEvent, Snapshot
+from trainer.web.decision_text import decision_line
 from trainer.web.extensions import gettext as _
 from trainer.web.extensions import lazy_gettext as _l
 
@@ -45,6 +46,11 @@ QUESTION_LABELS = {
     "attackers_score": _l("Attackers' points"),
     "to_take_over": _l("Points to take over"),
     "no_pairs": _l("Shown to hold no pair"),
+    "throw_safe": _l("Is the throw safe"),
+    "who_beats": _l("Who can still beat my card"),
+    "who_ruffs": _l("Who can still ruff"),
+    "max_trumps": _l("Most trumps a seat can hold"),
+    "must_hold": _l("Who must hold a card"),
 }
 """A name for every question type of `trainer.drills.questions`, as the summary and review show it."""
 assert set(QUESTION_LABELS) == set(QUESTION_TYPES), "name every question type"
@@ -278,6 +284,8 @@ def _decisive(line: str, viewer: int) -> str | None:
     def match(pattern: str) -> re.Match[str] | None:
         return re.fullmatch(pattern, line)
 
+    if (decided := decision_line(line, lambda seat: seat_word(seat, viewer))) is not None:
+        return decided
     if (summed := _sum(line)) is not None:
         return summed
     if m := match(r"(No — )?(\S+) is (still|not) out: (.*)"):
