@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -109,6 +110,8 @@ def _parser() -> argparse.ArgumentParser:
     sample.add_argument("--deals", type=_number(1, 10_000), default=20, help="deals per drill's rules (1–10000)")
     sample.add_argument("--seed", type=_number(0, 2**63 - 1), default=1, help="the seed of the deals and the runs")
     sample.add_argument("--runs", type=_number(1, 100), default=1, help="runs of each drill on each deal (1–100)")
+    sample.add_argument("--jobs", type=_number(1, 64), default=None,
+                        help="processes to sample in (1–64; default: one per CPU); the output never depends on it")
 
     serve = commands.add_parser("serve", help="run the web app (first start: database and starter deals)")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
@@ -140,7 +143,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "signals":
         return _list_conventions(args.dir)
     if args.command == "drill":
-        return _sample(args.drill, args.all, args.deals, args.seed, args.runs)
+        return _sample(args.drill, args.all, args.deals, args.seed, args.runs, args.jobs or os.cpu_count() or 1)
     if args.deal_command == "verify":
         return _verify(args.files, args.json)
     if args.deal_command == "generate":
@@ -179,7 +182,7 @@ def _moments(files: Sequence[str], signals_name: str | None) -> int:
     return EXIT_USAGE if EXIT_USAGE in failures else EXIT_INVALID if failures else EXIT_OK
 
 
-def _sample(ids: Sequence[str], every: bool, deals: int, seed: int, runs: int) -> int:
+def _sample(ids: Sequence[str], every: bool, deals: int, seed: int, runs: int, jobs: int) -> int:
     """`drill sample`: one JSON line per question the drills ask (`trainer.drills.sample`)."""
     from trainer.drills.sample import curriculum, sample
 
@@ -192,7 +195,7 @@ def _sample(ids: Sequence[str], every: bool, deals: int, seed: int, runs: int) -
         print(f"trainer: unknown drill {', '.join(unknown)} (known: {', '.join(known)})", file=sys.stderr)
         return EXIT_USAGE
     chosen = list(known.values()) if every else [known[name] for name in dict.fromkeys(ids)]
-    for line in sample(chosen, deals, seed, runs):
+    for line in sample(chosen, deals, seed, runs, jobs):
         print(json.dumps(line, ensure_ascii=False))
     return EXIT_OK
 

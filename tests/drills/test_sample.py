@@ -13,7 +13,7 @@ import pytest
 from trainer.bots.generate import generate_records
 from trainer.cli import main
 from trainer.drills.questions import QUESTION_TYPES
-from trainer.drills.runs import question_at
+from trainer.drills.runs import plan_run, run_questions
 from trainer.drills.sample import SIGNAL_SET, curriculum, run_seed, sample
 from trainer.engine.cards import Card
 from trainer.gouji.generate import generate_gouji_records
@@ -114,7 +114,7 @@ def test_visible_is_what_the_seat_sees() -> None:
             snap = track(record, seat, Position(1, 0))
             subject = (line["subject"].get("suit"), line["subject"].get("card"))
             opening = QUESTION_TYPES[line["type"]].build(facts_json(snap, "1.0"), snap, subject).answer
-            assert seen["opening"] == opening
+            assert seen["opening"] == (opening == "yes" if line["kind"] == "yesno" else opening)
         checked += 1
     assert checked > 20
 
@@ -137,18 +137,34 @@ def test_gouji_visible_is_what_the_seat_sees() -> None:
 
 
 def test_the_questions_are_the_web_run_loops() -> None:
-    """A 升级 line is the question `runs.question_at` (what `DealData.question` asks) gives at its checkpoint."""
+    """A 升级 run's lines are the questions `runs.run_questions` (what the web's `DealData.question` asks) gives
+    at the checkpoints of `runs.plan_run`, in order."""
     drill = curriculum()["top-cards"]
     found = [line for line in lines() if line["drill"] == "top-cards"]
     assert found
-    for line in found:
-        record = records("top-cards")[line["deal"]]
-        number = list(records("top-cards")).index(line["deal"])
-        plays = Position.parse(line["position"], record).plays_before(record)
-        asked = question_at(drill, record, line["seat"], plays, run_seed(SEED, drill.id, number, line["run"]),
-                            line["checkpoint"], list(public_events(record)))
-        assert asked.question.answer == line["answer"] and asked.question.prompt == line["prompt"]
-        assert [o["value"] for o in asked.question.options] == [o["value"] for o in line["options"]]
+    for number, (deal, record) in enumerate(records("top-cards").items()):
+        events = list(public_events(record))
+        for run in range(RUNS):
+            seed = run_seed(SEED, drill.id, number, run)
+            plan = plan_run(drill, record, seed, events)
+            asked = run_questions(drill, record, plan.seat, plan.checkpoints, seed, events)
+            mine = [line for line in found if (line["deal"], line["run"]) == (deal, run)]
+            assert [line["answer"] for line in mine] == [a.question.answer == "yes" if line["kind"] == "yesno"
+                                                         else a.question.answer for line, a in zip(mine, asked)]
+            assert [line["prompt"] for line in mine] == [a.question.prompt for a in asked]
+            assert [line["position"] for line in mine] == [str(a.position) for a in asked]
+            assert all(line["seat"] == plan.seat for line in mine)
+
+
+def test_no_run_repeats_a_question() -> None:
+    seen: dict[tuple[str, str, int], set[str]] = {}
+    for line in lines():
+        if line["drill"] == "signal-legal":
+            continue
+        asked = seen.setdefault((line["drill"], line["deal"], line["run"]), set())
+        same = json.dumps([line["type"], line["subject"], line["answer"]], sort_keys=True)
+        assert same not in asked, line
+        asked.add(same)
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

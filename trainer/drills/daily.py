@@ -80,7 +80,7 @@ TYPE_PACES = {**{kind: Pace(12_000, 40_000) for kind in ("live_pairs", "live_tra
               "to_take_over": Pace(8_000, 25_000), **{kind: Pace(10_000, 30_000) for kind in SIGNAL_TYPES}}
 ANSWER_KINDS = {"trumps_unseen": "number", "trumps_played": "number", "constant_trumps_out": "number",
                 "attackers_score": "number", "to_take_over": "number", "points_unplayed": "number",
-                "points_unseen": "number", "suit_played": "number", "suit_unseen": "number", "is_boss": "number",
+                "points_unseen": "number", "suit_played": "number", "suit_unseen": "number", "is_boss": "single",
                 "big_trumps_out": "multi", "voids": "multi", "no_pairs": "multi", "point_cards_out": "multi",
                 "live_pairs": "multi", "live_tractor": "multi", "top_in_play": "single",
                 **{kind: "multi" for kind in WIDE_TYPES}}

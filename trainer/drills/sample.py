@@ -9,9 +9,11 @@ is what players get. docs/sample.md documents the JSON.
 from __future__ import annotations
 
 import hashlib
+from concurrent.futures import ProcessPoolExecutor
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from trainer.bots.generate import generate_records
@@ -20,7 +22,7 @@ from trainer.drills.definitions import Drill, load_drills
 from trainer.drills.families import family_of
 from trainer.drills.gouji import GoujiDrill
 from trainer.drills.questions import QUESTION_TYPES, Question
-from trainer.drills.runs import plan_run, position_after, question_at, snapshot_after
+from trainer.drills.runs import plan_run, position_after, run_questions, snapshot_after
 from trainer.engine.cards import Card
 from trainer.gouji.generate import generate_gouji_records
 from trainer.gouji.plays import VALUE_OF
@@ -57,6 +59,7 @@ class Deals:
 
     count: int
     seed: int
+    jobs: int
     made: dict[tuple[str, str, str | None], list[Any]]
 
     def of(self, drill: Any) -> list[Any]:
@@ -66,28 +69,48 @@ class Deals:
         key = (drill.game, drill.rules.preset, signals)
         if key not in self.made:
             if isinstance(drill, GoujiDrill):
-                self.made[key] = [parse_gouji_record(r) for r in generate_gouji_records(drill.rules, self.seed,
-                                                                                         self.count)]
+                made = generate_gouji_records(drill.rules, self.seed, self.count, jobs=self.jobs)
+                self.made[key] = [parse_gouji_record(r) for r in made]
             else:
                 convention = find_convention(signals) if signals else None
-                self.made[key] = [parse_record(r) for r in generate_records(drill.rules, self.seed, self.count,
-                                                                            signals=convention)]
+                made = generate_records(drill.rules, self.seed, self.count, jobs=self.jobs, signals=convention)
+                self.made[key] = [parse_record(r) for r in made]
         return self.made[key]
 
 
-def sample(drills: Sequence[Any], count: int, seed: int, runs: int) -> Iterator[dict[str, Any]]:
+Task = tuple[Any, Any, int, int, int]
+"""One drill on one deal: (drill, record, the command's seed, the deal's number, runs)."""
+
+
+def sample(drills: Sequence[Any], count: int, seed: int, runs: int, jobs: int = 1) -> Iterator[dict[str, Any]]:
     """Every question `runs` runs of each drill ask on each of `count` generated deals (seed `seed`), as the
-    §6 JSON objects, drill by drill, deal by deal, run by run, checkpoint by checkpoint."""
-    deals = Deals(count, seed, {})
-    convention = find_convention(SIGNAL_SET)
-    for drill in drills:
-        for number, record in enumerate(deals.of(drill)):
-            if isinstance(drill, GoujiDrill):
-                yield from _gouji_runs(drill, record, seed, number, runs)
-            elif isinstance(drill, SignalDrill):
-                yield from _signal_runs(drill, record, seed, number, runs, convention)
-            else:
-                yield from _runs(drill, record, seed, number, runs)
+    §6 JSON objects, drill by drill, deal by deal, run by run, checkpoint by checkpoint; in up to `jobs`
+    processes (the lines never depend on `jobs`)."""
+    deals = Deals(count, seed, jobs, {})
+    tasks = [(drill, record, seed, number, runs) for drill in drills for number, record in enumerate(deals.of(drill))]
+    if jobs > 1 and len(tasks) > 1:
+        with ProcessPoolExecutor(min(jobs, len(tasks))) as pool:
+            for lines in pool.map(_task, tasks, chunksize=max(1, len(tasks) // (jobs * 8))):
+                yield from lines
+    else:
+        for task in tasks:
+            yield from _task(task)
+
+
+def _task(task: Task) -> list[dict[str, Any]]:
+    """The lines of one drill's runs on one deal."""
+    drill, record, seed, number, runs = task
+    if isinstance(drill, GoujiDrill):
+        return list(_gouji_runs(drill, record, seed, number, runs))
+    if isinstance(drill, SignalDrill):
+        return list(_signal_runs(drill, record, seed, number, runs, signal_set()))
+    return list(_runs(drill, record, seed, number, runs))
+
+
+@cache
+def signal_set() -> Convention:
+    """The convention set the signal quizzes are sampled under (`SIGNAL_SET`), loaded once."""
+    return find_convention(SIGNAL_SET)
 
 
 def _runs(drill: Drill, record: DealRecord, seed: int, number: int, runs: int) -> Iterator[dict[str, Any]]:
@@ -95,10 +118,10 @@ def _runs(drill: Drill, record: DealRecord, seed: int, number: int, runs: int) -
     events = list(public_events(record))
     for run in range(runs):
         run_seed_ = run_seed(seed, drill.id, number, run)
-        plan = plan_run(drill, record, run_seed_)
+        plan = plan_run(drill, record, run_seed_, events)
         opening = facts_json(snapshot_after(record, plan.seat, 0, events), str(position_after(record, 0)))
-        for index, plays in enumerate(plan.checkpoints):
-            asked = question_at(drill, record, plan.seat, plays, run_seed_, index, events, opening=opening)
+        for index, (plays, asked) in enumerate(zip(plan.checkpoints, run_questions(
+                drill, record, plan.seat, plan.checkpoints, run_seed_, events), strict=True)):
             question = asked.question
             trivial = QUESTION_TYPES[question.type].build(opening, asked.snapshot, (question.suit, question.card))
             yield _line(drill, record.id, run, plan.seat, str(asked.position), index, question, "shengji",
@@ -126,8 +149,8 @@ def _gouji_runs(drill: GoujiDrill, record: GoujiRecord, seed: int, number: int, 
         run_seed_ = run_seed(seed, drill.id, number, run)
         plan = gouji_drills.plan_run(drill, record, run_seed_, events)
         opening = gouji_drills.context(gouji_drills.snapshot_after(record, plan.seat, 0, events), "1.0")
-        for index, actions in enumerate(plan.checkpoints):
-            asked = gouji_drills.question_at(drill, record, plan.seat, actions, run_seed_, index, events)
+        for index, (actions, asked) in enumerate(zip(plan.checkpoints, gouji_drills.run_questions(
+                drill, record, plan.seat, plan.checkpoints, run_seed_, events), strict=True)):
             question = asked.question
             trivial = gouji_drills.QUESTION_TYPES[question.type].build(opening, question.card or "")
             subject = gouji_subject(question, asked.facts)
