@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from trainer.drills.questions import Question, QuestionKey, drill_field, question_key, question_weights
+from trainer.drills.questions import Question, QuestionKey, drill_field, question_key, question_weights, rarely_zero
 from trainer.engine.cards import Card, parse_cards, pretty_cards
 from trainer.engine.errors import MalformedError
 from trainer.gouji.facts import facts_json
@@ -189,22 +189,35 @@ QUESTION_TYPES: dict[str, GoujiQuestionType] = {q.name: q for q in (
 def make_question(kind: str, ctx: Context, rng: random.Random, opening: Context | None = None,
                   asked: Collection[QuestionKey] = ()) -> Question | None:
     """A question of type `kind` here, or None when none applies; with `opening` (the same seat's context
-    at the first lead) only one whose answer differs from the opening's and that the run has not `asked`
-    before (`question_key`). Relations are tried in order (the 对头 first), ranks drawn by `rng`."""
+    at the first lead) only one the run has not `asked` before (`question_key`) and, for a number, whose
+    answer differs from the opening's (a yes/no is asked at its natural rate, its options shuffled), 0
+    giving way to other answers (`questions.rarely_zero`). Relations are tried in order (the 对头 first),
+    ranks drawn by `rng`."""
     qtype = QUESTION_TYPES[kind]
     subjects = list(qtype.subjects)
     if subjects[0] not in RELATION_WORDS:
         rng.shuffle(subjects)
+    found = []
     for subject in subjects:
         question = qtype.build(ctx, subject)
         if question is None:
             continue
         if opening is not None:
             trivial = qtype.build(opening, subject)
-            if trivial is not None and trivial.answer == question.answer or question_key(question) in asked:
+            if question.kind == "number" and trivial is not None and trivial.answer == question.answer \
+                    or question_key(question) in asked:
                 continue
-        return question
-    return None
+        found.append(question)
+        if opening is None:
+            break
+    if opening is not None:
+        found = rarely_zero(found, rng)
+    if not found:
+        return None
+    question = found[0]
+    if question.kind == "single":
+        question = replace(question, options=rng.sample(question.options, len(question.options)))
+    return question
 
 
 @dataclass(frozen=True)

@@ -382,6 +382,22 @@ def informative(question: Question, trivial: Question) -> bool:
     return question.answer != trivial.answer
 
 
+ZERO_KEPT = 0.25
+"""How often a number question whose every candidate subject answers 0 is still asked (training.md §1: 0 is
+the common answer of the counts late in a deal; docs/decisions.md)."""
+
+
+def rarely_zero(questions: list[Question], rng: random.Random) -> list[Question]:
+    """Number questions answering 0 give way to the others; when all answer 0 they are asked only with
+    probability `ZERO_KEPT` (else none: the checkpoint asks another type), so 0 is not over-represented."""
+    if not questions or questions[0].kind != "number":
+        return questions
+    others = [q for q in questions if q.answer != 0]
+    if others:
+        return others
+    return questions if rng.random() < ZERO_KEPT else []
+
+
 QuestionKey = tuple[str, str | None, str | None, Any]
 """What makes two questions of a run the same question: type, suit, card and answer."""
 
@@ -414,6 +430,7 @@ def make_question(kind: str, facts: dict[str, Any], snap: Snapshot, rng: random.
             questions = [q for q, subject in zip(questions, tier, strict=True)
                          if qtype.worth_asking(q, qtype.build(opening, snap, subject)) and not shown_on_table(q, table)
                          and question_key(q) not in asked]
+            questions = rarely_zero(questions, rng)
         if questions:
             question = rng.choice(questions)
             if question.kind == "single":
