@@ -206,7 +206,22 @@ def mine_of_subject(line: Line, learned: Learned) -> Guess:
     return None
 
 
+def my_highest(line: Line, learned: Learned) -> Guess:
+    """The option holding the seat's own highest card of the subject suit (options strongest-first unknown:
+    the first option naming a card of the hand, hands being sorted strongest first)."""
+    suit = line["subject"].get("suit")
+    if suit is None or line["kind"] != "single":
+        return None
+    mine = [card for card in line["visible"]["hand"] if suit_of(card, line) == suit]
+    for card in mine:
+        found = next((value for value in values(line) if isinstance(value, str) and card in value.split("/")), None)
+        if found is not None:
+            return found
+    return None
+
+
 STRATEGIES: dict[str, Strategy] = {
+    "my highest card": my_highest,
     "always 0 / none": by_kind(0, lambda shown: []),
     "tick all": by_kind(None, lambda shown: shown),
     "tick first": position(0),
@@ -237,6 +252,8 @@ STRATEGIES: dict[str, Strategy] = {
     "most common answer of the type and subject": lambda line, learned: learned.subject_mode(line),
     "not the previous answer": not_previous,
     "the previous answer": same_as_previous,
+    "not the opening value": lambda line, learned: (not line["visible"]["opening"]
+                                                    if isinstance(line["visible"]["opening"], bool) else None),
     "yes": lambda line, learned: True if line["kind"] == "yesno" else None,
     "no": lambda line, learned: False if line["kind"] == "yesno" else None,
     "visible card count": hand_size_of,

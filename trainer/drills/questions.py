@@ -104,6 +104,8 @@ class QuestionType:
     build: Callable[[dict[str, Any], Snapshot, Subject], Question]
     asked_if: Callable[[Question, Question], bool] | None = None
     """When a question is worth asking, given the same question at the opening (None: `informative`)."""
+    weigh: Callable[[Question, Snapshot], float] | None = None
+    """How likely each candidate subject's question is drawn (None: all alike)."""
 
     def worth_asking(self, question: Question, trivial: Question) -> bool:
         """Whether `question` may be asked, `trivial` being the same question at the opening."""
@@ -116,8 +118,9 @@ QUESTION_TYPES: dict[str, QuestionType] = {}
 
 def _register(name: str, subjects: Callable[[dict[str, Any], Snapshot], list[list[Subject]]],
               build: Callable[[dict[str, Any], Snapshot, Subject], Question],
-              asked_if: Callable[[Question, Question], bool] | None = None) -> None:
-    QUESTION_TYPES[name] = QuestionType(name, subjects, build, asked_if)
+              asked_if: Callable[[Question, Question], bool] | None = None,
+              weigh: Callable[[Question, Snapshot], float] | None = None) -> None:
+    QUESTION_TYPES[name] = QuestionType(name, subjects, build, asked_if, weigh)
 
 
 def _face_option(name: str) -> dict[str, Any]:
@@ -346,7 +349,14 @@ def _top_in_play(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Que
                     answer, "suits.top_in_play", suit=suit, options=options)
 
 
-_register("top_in_play", _suits(lambda entry: bool(entry["top_in_play"])), _top_in_play)
+def _depth(question: Question, snap: Snapshot) -> float:
+    """How far down its suit the answer of a `top_in_play` question lies (1: the class just below the top):
+    the suit is drawn by it, so the class below the top (the K) is not the usual answer."""
+    classes = ["/".join(group) for group in strength_classes(snap, question.suit or "")]
+    return float(classes.index(question.answer)) ** 3 + 0.01
+
+
+_register("top_in_play", _suits(lambda entry: bool(entry["top_in_play"])), _top_in_play, weigh=_depth)
 
 
 # -- drill files ------------------------------------------------------------------------------------
@@ -432,7 +442,8 @@ def make_question(kind: str, facts: dict[str, Any], snap: Snapshot, rng: random.
                          and question_key(q) not in asked]
             questions = rarely_zero(questions, rng)
         if questions:
-            question = rng.choice(questions)
+            weigh = qtype.weigh
+            question = rng.choices(questions, [weigh(q, snap) for q in questions])[0] if weigh else rng.choice(questions)
             if question.kind == "single":
                 question = replace(question, options=rng.sample(question.options, len(question.options)))
             return question
