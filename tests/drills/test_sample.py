@@ -130,6 +130,8 @@ def test_gouji_visible_is_what_the_seat_sees() -> None:
         assert len(seen["hand"]) == state.sizes[line["seat"]]
         assert all(size is None or size == state.sizes[q] for q, size in enumerate(seen["hand_sizes"] or []))
         assert seen["last_trick"] is None and seen["level"] is None and seen["kitty"] is None
+        if line["type"] == "cards_left":  # never a count the table shows
+            assert seen["hand_sizes"] is None or seen["hand_sizes"][line["subject"]["seat"]] is None
         if seen["trick"]:
             assert seen["trick"][-1][0] == state.history[-1][1] or state.history[-1][2] in ("pass", "yield")
         checked += 1

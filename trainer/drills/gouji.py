@@ -186,13 +186,19 @@ QUESTION_TYPES: dict[str, GoujiQuestionType] = {q.name: q for q in (
 """Every 够级 question type by name (gouji.md §7)."""
 
 
+def count_shown(size: int, setting: str) -> int | None:
+    """A seat's card count as a drill shows it (`hand_sizes`): always, at 10 or fewer, or never (K "不报牌")."""
+    return size if setting == "always" or (setting == "ten" and size <= 10) else None
+
+
 def make_question(kind: str, ctx: Context, rng: random.Random, opening: Context | None = None,
-                  asked: Collection[QuestionKey] = ()) -> Question | None:
+                  asked: Collection[QuestionKey] = (), hand_sizes: str = "never") -> Question | None:
     """A question of type `kind` here, or None when none applies; with `opening` (the same seat's context
     at the first lead) only one the run has not `asked` before (`question_key`) and, for a number, whose
     answer differs from the opening's (a yes/no is asked at its natural rate, its options shuffled), 0
-    giving way to other answers (`questions.rarely_zero`). Relations are tried in order (the 对头 first),
-    ranks drawn by `rng`."""
+    giving way to other answers (`questions.rarely_zero`), and never a card count the table shows
+    (`count_shown` under the drill's `hand_sizes`). Relations are tried in order (the 对头 first), ranks
+    drawn by `rng`."""
     qtype = QUESTION_TYPES[kind]
     subjects = list(qtype.subjects)
     if subjects[0] not in RELATION_WORDS:
@@ -205,7 +211,8 @@ def make_question(kind: str, ctx: Context, rng: random.Random, opening: Context 
         if opening is not None:
             trivial = qtype.build(opening, subject)
             if question.kind == "number" and trivial is not None and trivial.answer == question.answer \
-                    or question_key(question) in asked:
+                    or question_key(question) in asked \
+                    or kind == "cards_left" and count_shown(question.answer, hand_sizes) is not None:
                 continue
         found.append(question)
         if opening is None:
@@ -338,7 +345,8 @@ def plan_run(drill: GoujiDrill, record: GoujiRecord, seed: int, events: Sequence
     kept = []
     for actions, snap in zip(chosen, snaps, strict=True):
         ctx = context(snap, str(position_after(record, actions)))
-        if any(make_question(kind, ctx, random.Random(0), opening) for kind in drill.questions):
+        if any(make_question(kind, ctx, random.Random(0), opening, hand_sizes=drill.hand_sizes)
+               for kind in drill.questions):
             kept.append(actions)
     step = max(1, len(kept) // drill.checkpoint_count) if kept else 1
     return GoujiPlan(seat, kept[::step][:drill.checkpoint_count])
@@ -371,7 +379,7 @@ def question_at(drill: GoujiDrill, record: GoujiRecord, seat: int, actions: int,
     picked = drill.pick_type(rng)
     others = sorted((k for k in drill.questions if k != picked), key=lambda k: (-drill.questions[k], k))
     for kind in [picked, *others]:
-        question = make_question(kind, ctx, rng, opening, asked)
+        question = make_question(kind, ctx, rng, opening, asked, drill.hand_sizes)
         if question is not None:
             return GoujiAsked(question, snap, ctx.facts, position)
     fallback = QUESTION_TYPES["hua_qian_out"].build(ctx, "2")

@@ -233,7 +233,7 @@ def gouji_visible(drill: GoujiDrill, record: GoujiRecord, seat: int, actions: in
     current = events[actions - 1].round if actions else 1
     sizes = list(facts["hand_sizes"])
     shown = None if drill.hand_sizes == "never" else [
-        size if drill.hand_sizes == "always" or q == seat or size <= 10 else None for q, size in enumerate(sizes)]
+        size if q == seat else gouji_drills.count_shown(size, drill.hand_sizes) for q, size in enumerate(sizes)]
     return {"level": None, "trump": None,
             "hand": _cards(sorted(hand.elements(), key=lambda card: (-VALUE_OF[card.index], card.index))),
             "trick": [[event.seat, _cards(event.cards)] for event in events[:actions]

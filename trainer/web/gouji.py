@@ -11,8 +11,8 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from trainer.drills.gouji import (GoujiAsked, GoujiDrill, GoujiPlan, context, explain, plan_run, rank_name,
-                                  run_questions, snapshot_after)
+from trainer.drills.gouji import (GoujiAsked, GoujiDrill, GoujiPlan, context, count_shown, explain, plan_run,
+                                  rank_name, run_questions, snapshot_after)
 from trainer.drills.explain import Explanation
 from trainer.drills.questions import Question
 from trainer.engine.cards import Card
@@ -144,11 +144,6 @@ class GoujiStretch:
     game: str = "gouji"
 
 
-def _count_shown(size: int, setting: str) -> int | None:
-    """A seat's card count as the drill shows it: always, at 10 or fewer, or never (K "不报牌")."""
-    return size if setting == "always" or (setting == "ten" and size <= 10) else None
-
-
 def gouji_stretch(data: GoujiDealData, viewer: int, start: int, end: int, hand_sizes: str) -> GoujiStretch:
     """The table seen from `viewer` after `start` actions, with every action up to `end` to reveal; other
     seats' card counts shown as `hand_sizes` says (always, ten, never)."""
@@ -179,7 +174,7 @@ def gouji_stretch(data: GoujiDealData, viewer: int, start: int, end: int, hand_s
         relation = rules.relation(seat, viewer)
         chairs.append(GoujiChair(PLACES[offset] if n == 6 else f"seat-{offset}", relation_label(relation),
                                  rules.team(seat) == rules.team(viewer),
-                                 spans([_count_shown(size[seat], hand_sizes) for size in sizes]),
+                                 spans([count_shown(size[seat], hand_sizes) for size in sizes]),
                                  spans([tuple(map(gouji_card, a)) if a is not None and not isinstance(a, str) else None
                                         for a in actions]),
                                  spans([a if isinstance(a, str) else None for a in actions]),
