@@ -6,11 +6,12 @@ this prints how many were asked, the options shown (k), the best strategy's hit 
 (15 %, on a choice among k options max(15 %, 1.5/k)) and the verdict; then the questions that repeat one
 asked earlier in the same run with the same type, subject and answer (§1 forbids them), and the wall time.
 
-    python bench/questions.py [--drill ID]... [--deals N] [--runs R] [--seed K]   (no --drill: every drill)
+    python bench/questions.py [--drill ID]... [--deals N] [--runs R] [--seed K] [--jobs J]   (no --drill: every drill)
 """
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
@@ -293,11 +294,12 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=60)
     parser.add_argument("--runs", type=int, default=2, help="runs per drill and deal")
     parser.add_argument("--seed", type=int, default=1, help="the seed of the deals and the runs")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes to sample in")
     args = parser.parse_args()
     known = curriculum()
     drills = [known[name] for name in args.drill] if args.drill else list(known.values())
     started = time.perf_counter()
-    lines = list(sample(drills, args.deals, args.seed, args.runs))
+    lines = list(sample(drills, args.deals, args.seed, args.runs, args.jobs))
     seconds = time.perf_counter() - started
     halves = [[line for line in lines if fold(line) == half] for half in (0, 1)]
     learned = [Learned(halves[1 - half], lines) for half in (0, 1)]
