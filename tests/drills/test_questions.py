@@ -19,7 +19,7 @@ from trainer.drills.questions import (
     strength_classes,
     trivial_question,
 )
-from trainer.drills.runs import (plan_run, position_after, question_at, run_questions, snapshot_after, table_voids,
+from trainer.drills.runs import (plan_run, position_after, question_at, run_questions, snapshot_after, table_at,
                                  total_plays)
 from trainer.drills.survey import Tally, survey
 from trainer.engine.cards import Card
@@ -180,7 +180,7 @@ def test_a_voids_question_is_never_answered_by_the_table() -> None:
                                                                     events), strict=True):
                 if asked.question.type != "voids":
                     continue
-                table = {str(q) for q, suit in table_voids(record, plays) if suit == asked.question.suit}
+                table = {str(q) for q, suit in table_at(record, plays).voids if suit == asked.question.suit}
                 assert not set(asked.question.answer) <= table, (asked.question, table)
                 checked += 1
     assert checked >= 20
@@ -196,7 +196,7 @@ def test_the_table_voids_are_the_seats_that_did_not_follow_in_the_trick_and_the_
         led = ctx.suit_of[trick.plays[0][0].index]
         shown.append({((trick.leader + k) % 4, ("S", "H", "C", "D", "trump")[led]) for k, play in enumerate(trick.plays)
                       if any(ctx.suit_of[c.index] != led for c in play)})
-        assert table_voids(record, plays) == shown[-1] | (shown[-2] if len(shown) > 1 else set())
+        assert table_at(record, plays).voids == shown[-1] | (shown[-2] if len(shown) > 1 else set())
     assert any(shown)
 
 
@@ -225,3 +225,32 @@ def test_to_take_over_is_asked_only_while_the_attackers_still_need_points() -> N
                 assert question is not None and question.answer == threshold - attackers > 0
                 asked += 1
     assert asked and skipped
+
+
+def test_a_count_is_never_the_opening_less_what_the_table_shows() -> None:
+    """training.md §1: `points_unplayed` is never the opening's points less those on the table (the trick and
+    the last one), nor `suit_played` what the table shows of the suit."""
+    checked = 0
+    for number, record in enumerate(deals()):
+        events = list(public_events(record))
+        for drill in (DRILLS["points"], DRILLS["top-cards"]):
+            for seed in range(number * 4, number * 4 + 4):
+                plan = plan_run(drill, record, seed, events)
+                for plays, asked in zip(plan.checkpoints, run_questions(drill, record, plan.seat, plan.checkpoints,
+                                                                        seed, events), strict=True):
+                    question = asked.question
+                    if question.type not in ("points_unplayed", "suit_played"):
+                        continue
+                    table = table_at(record, plays)
+                    suit = ("S", "H", "C", "D", "trump").index(question.suit)
+                    for laid in (table.now, table.now + table.last):
+                        shown = [card for _seat, card in laid if record.ctx.suit_of[card.index] == suit]
+                        if question.type == "suit_played":
+                            assert question.answer != len(shown)
+                        else:
+                            side = question.suit != "trump" and record.ctx.level not in (5, 10, 13)
+                            if side:  # a side suit holds 50 points (two decks) when no point rank is the level
+                                opening = 50
+                                assert question.answer != opening - sum(card.points for card in shown)
+                    checked += 1
+    assert checked >= 20

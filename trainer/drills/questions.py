@@ -14,13 +14,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from trainer.engine.cards import Card
 from trainer.engine.combos import TUPLE_NAMES
 from trainer.engine.errors import MalformedError
 from trainer.engine.trump import SUIT_NAMES
-from trainer.tracking.facts import tractor_key, tuple_key
+from trainer.tracking.facts import top_faces, tractor_key, tuple_key
 from trainer.tracking.tracker import Snapshot
 
 ANSWER_KINDS = ("number", "single", "multi", "one_of")
@@ -418,18 +418,57 @@ def question_key(question: Question) -> QuestionKey:
     return (question.type, question.suit, question.card, answer)
 
 
-def shown_on_table(question: Question, table: Collection[tuple[int, str]]) -> bool:
-    """True when the table shows the answer of a voids question: every seat in it failed to follow the suit in
-    the trick on the table or the last trick (`table`: the (seat, suit) voids those tricks show)."""
-    return question.type == "voids" and set(question.answer) <= {str(q) for q, suit in table if suit == question.suit}
+class Table(NamedTuple):
+    """What the table shows at a checkpoint without memory: the plays of the trick on it and of the trick
+    before it (the last-trick look), as (seat, card), and the voids those tricks show, as (seat, suit)."""
+
+    now: tuple[tuple[int, Card], ...] = ()
+    last: tuple[tuple[int, Card], ...] = ()
+    voids: frozenset[tuple[int, str]] = frozenset()
+
+
+TABLE_COUNTS: dict[str, tuple[bool, bool, bool]] = {
+    "trumps_played": (False, False, False), "suit_played": (False, False, False),
+    "trumps_unseen": (True, True, False), "suit_unseen": (True, True, False),
+    "constant_trumps_out": (True, True, False), "points_unplayed": (True, False, True),
+    "points_unseen": (True, True, True),
+}
+"""Counts the table can give away: (from the opening value down, other seats' cards only, points not cards)."""
+
+
+def shown_on_table(question: Question, trivial: Question, table: Table, snap: Snapshot) -> bool:
+    """True when the table gives the answer away (training.md §1): a voids question whose every seat failed
+    to follow in the trick on the table or the last trick; a count equal to what those tricks show (the
+    opening value less the cards or points of the subject on the table, or, for a played count, those
+    alone), over the trick alone or with the last trick."""
+    if question.type == "voids":
+        return set(question.answer) <= {str(q) for q, suit in table.voids if suit == question.suit}
+    rule = TABLE_COUNTS.get(question.type)
+    if rule is None:
+        return False
+    from_opening, others, points = rule
+    ctx = snap.ctx
+    if question.type == "constant_trumps_out":
+        faces = set(top_faces(ctx))
+    else:
+        faces = set(ctx.faces_by_suit[SUIT_NAMES.index(question.suit or "trump")])
+
+    def shown(plays: tuple[tuple[int, Card], ...]) -> int:
+        return sum(card.points if points else 1 for seat, card in plays
+                   if card.index in faces and not (others and seat == snap.seat))
+
+    values = {shown(table.now), shown(table.now + table.last)}
+    if from_opening:
+        values = {trivial.answer - value for value in values}
+    return question.answer in values
 
 
 def make_question(kind: str, facts: dict[str, Any], snap: Snapshot, rng: random.Random,
-                  opening: dict[str, Any] | None = None, table: Collection[tuple[int, str]] = (),
+                  opening: dict[str, Any] | None = None, table: Table = Table(),
                   asked: Collection[QuestionKey] = ()) -> Question | None:
     """A question of type `kind` at this position, or None when it does not apply here. With `opening`
     (the same seat's facts at the opening of play) only an informative one: the first tier of subjects
-    with an informative subject whose answer the table does not show (`shown_on_table`, `table` the voids
+    with an informative subject whose answer the table does not give away (`shown_on_table`, `table` what
     the trick on the table and the last one show) and that is not a question already `asked` in the run
     (`question_key`), one of them drawn by `rng`. A single choice's options come in an order shuffled by
     `rng`, so the answer's place says nothing."""
@@ -437,8 +476,9 @@ def make_question(kind: str, facts: dict[str, Any], snap: Snapshot, rng: random.
     for tier in qtype.subjects(facts, snap):
         questions = [qtype.build(facts, snap, subject) for subject in tier]
         if opening is not None:
-            questions = [q for q, subject in zip(questions, tier, strict=True)
-                         if qtype.worth_asking(q, qtype.build(opening, snap, subject)) and not shown_on_table(q, table)
+            trivials = [qtype.build(opening, snap, subject) for subject in tier]
+            questions = [q for q, trivial in zip(questions, trivials, strict=True)
+                         if qtype.worth_asking(q, trivial) and not shown_on_table(q, trivial, table, snap)
                          and question_key(q) not in asked]
             questions = rarely_zero(questions, rng)
         if questions:

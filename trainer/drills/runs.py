@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from trainer.drills.definitions import DRILLS_DIR, Drill
-from trainer.drills.questions import Question, QuestionKey, make_question, question_key
+from trainer.drills.questions import Question, QuestionKey, Table, make_question, question_key
+from trainer.engine.cards import Card
 from trainer.engine.trump import SUIT_NAMES
 from trainer.records import DealRecord, Position
 from trainer.tracking.facts import facts_json
@@ -38,7 +39,7 @@ __all__ = [
     "snapshot_after",
     "snapshots_after",
     "summarise",
-    "table_voids",
+    "table_at",
     "total_plays",
 ]
 
@@ -69,25 +70,28 @@ def informative_at(drill: Drill, record: DealRecord, snap: Snapshot, plays: int,
     """True when some question type of the drill has an informative question after `plays` plays, where
     the viewer knows `snap`."""
     facts = facts_json(snap, str(position_after(record, plays)))
-    table = table_voids(record, plays)
+    table = table_at(record, plays)
     return any(make_question(kind, facts, snap, random.Random(0), opening, table) for kind in drill.questions)
 
 
-def table_voids(record: DealRecord, plays: int) -> frozenset[tuple[int, str]]:
-    """The voids the table shows after `plays` plays: (seat, suit) for each seat that failed to follow the
-    led suit in the trick on the table or in the trick before it (the last-trick look)."""
+def table_at(record: DealRecord, plays: int) -> Table:
+    """What the table shows after `plays` plays (`questions.Table`): the plays of the trick on it and of the
+    trick before it, and the voids they show: (seat, suit) for each seat that failed to follow the led suit."""
     position = position_after(record, plays)
     ctx = record.ctx
-    shown = set()
+    voids = set()
+    laid: list[tuple[tuple[int, Card], ...]] = []
     for number, count in ((position.trick, position.plays), (position.trick - 1, 4)):
         if number < 1 or not record.tricks:
+            laid.append(())
             continue
         trick = record.tricks[number - 1]
         led = ctx.suit_of[trick.plays[0][0].index]
+        laid.append(tuple(((trick.leader + k) % 4, card) for k, play in enumerate(trick.plays[:count]) for card in play))
         for k, play in enumerate(trick.plays[1:count], start=1):
             if any(ctx.suit_of[card.index] != led for card in play):
-                shown.add(((trick.leader + k) % 4, SUIT_NAMES[led]))
-    return frozenset(shown)
+                voids.add(((trick.leader + k) % 4, SUIT_NAMES[led]))
+    return Table(laid[0], laid[1], frozenset(voids))
 
 
 def total_plays(record: DealRecord) -> int:
@@ -159,7 +163,7 @@ def question_at(drill: Drill, record: DealRecord, seat: int, plays: int, seed: i
     rng = random.Random(f"{seed}:{index}")
     picked = drill.pick_type(rng)
     others = sorted((kind for kind in drill.questions if kind != picked), key=lambda k: (-drill.questions[k], k))
-    table = table_voids(record, plays)
+    table = table_at(record, plays)
     for kind in [picked, *others]:
         question = make_question(kind, facts, snap, rng, opening, table, asked)
         if question is not None:
