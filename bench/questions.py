@@ -1,53 +1,328 @@
-"""Benchmark: are the drills' questions informative? Over generated deals, every drill's run asks its
-checkpoint questions; per question type this prints how many were asked, the share whose answer is
-the trivial one (what a player who tracked nothing would say; target below 10 %), and for single
-choices where the answer stood among the options as shown (uniform is the aim: the order leaks
-nothing) and in the options' natural order (what the answer is: the 2nd class is the K).
+"""Benchmark: do the drills' questions need counting (training.md §1)? Over `trainer drill sample`'s own
+questions (the function the command prints, `trainer.drills.sample.sample`), a battery of no-memory
+strategies answers every question from its `visible` state, its options and what the sample teaches about
+the generator (the most common answer of a type, the usual offset from the opening value); per question type
+this prints how many were asked, the options shown (k), the best strategy's hit rate and name, the §1 limit
+(15 %, on a choice among k options max(15 %, 1.5/k)) and the verdict; then the questions that repeat one
+asked earlier in the same run with the same type, subject and answer (§1 forbids them), and the wall time.
 
-    python bench/questions.py [--deals N] [--runs R] [--seed K]
+    python bench/questions.py [--drill ID]... [--deals N] [--runs R] [--seed K] [--jobs J]   (no --drill: every drill)
 """
 from __future__ import annotations
 
 import argparse
+import os
 import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from trainer.bots.generate import generate_records
-from trainer.drills.definitions import load_drills
-from trainer.drills.survey import survey
-from trainer.engine.rules import Rules
-from trainer.records import parse_record
+from trainer.drills.sample import curriculum, sample
 
-TARGET = 0.10
+Line = dict[str, Any]
+Guess = Any
+Strategy = Callable[[Line, "Learned"], Guess]
+POINTS = {"5": 5, "10": 10, "K": 10}
+LIMIT = 0.15
+
+
+def rank_of(card: str) -> str:
+    """A card's rank (`BJ`, `SJ`, `2` … `A`)."""
+    return card if card in ("BJ", "SJ") else card[:-1]
+
+
+def suit_of(card: str, line: Line) -> str:
+    """A card's suit as the questions name it: `trump` for jokers, level cards and the trump suit."""
+    seen = line["visible"]
+    if card in ("BJ", "SJ") or rank_of(card) == seen["level"] or card[-1] == seen["trump"]:
+        return "trump"
+    return card[-1]
+
+
+def key(value: Any) -> Any:
+    """An answer or a guess as a comparable value (a list as a set)."""
+    return frozenset(map(str, value)) if isinstance(value, list) else value
+
+
+def right(line: Line, guess: Guess) -> bool:
+    """Whether `guess` is graded right, as the questions grade (`one_of`: any listed option)."""
+    if guess is None:
+        return False
+    if line["kind"] == "one_of":
+        return guess in line["answer"]
+    return key(guess) == key(line["answer"])
+
+
+class Learned:
+    """What a strategy may learn from the sample itself: answers by type (and subject) and offsets from the
+    opening by type, counted over `lines` (the other half of the deals: a strategy is scored on deals it did
+    not learn from), and the previous question of the same type in the run (over `runs_of`)."""
+
+    def __init__(self, lines: list[Line], runs_of: list[Line]) -> None:
+        self.by_type: dict[str, Counter[Any]] = defaultdict(Counter)
+        self.by_subject: dict[tuple[str, str], Counter[Any]] = defaultdict(Counter)
+        self.offsets: dict[str, Counter[int]] = defaultdict(Counter)
+        self.previous_same: dict[int, Line | None] = {}
+        for line in lines:
+            answer = key(line["answer"]) if line["kind"] != "one_of" else line["answer"][0]
+            self.by_type[line["type"]][answer] += 1
+            self.by_subject[(line["type"], str(line["subject"]))][answer] += 1
+            if line["kind"] == "number" and isinstance(line["visible"]["opening"], int):
+                self.offsets[line["type"]][line["answer"] - line["visible"]["opening"]] += 1
+        runs: dict[tuple[str, str, int], list[Line]] = defaultdict(list)
+        for line in runs_of:
+            runs[(line["drill"], line["deal"], line["run"])].append(line)
+        for run in runs.values():
+            for index, line in enumerate(run):
+                same = [before for before in run[:index] if before["type"] == line["type"]]
+                self.previous_same[id(line)] = same[-1] if same else None
+
+    def mode(self, line: Line) -> Any:
+        """The answer most often right for this type."""
+        found = self.by_type[line["type"]].most_common(1)
+        return _unkey(found[0][0]) if found else None
+
+    def subject_mode(self, line: Line) -> Any:
+        """The answer most often right for this type and subject."""
+        found = self.by_subject[(line["type"], str(line["subject"]))].most_common(1)
+        return _unkey(found[0][0]) if found else None
+
+    def offset(self, line: Line) -> int:
+        """The most common answer minus opening value for this type."""
+        found = self.offsets[line["type"]].most_common(1)
+        return found[0][0] if found else 0
+
+
+def _unkey(value: Any) -> Any:
+    return sorted(value) if isinstance(value, frozenset) else value
+
+
+def values(line: Line) -> list[Any]:
+    """The options' values as shown."""
+    return [option["value"] for option in line["options"]]
+
+
+def on_table(line: Line, last: bool = True) -> list[tuple[int, list[str]]]:
+    """The plays visible: the trick on the table, and the last trick when `last`."""
+    seen = line["visible"]
+    return [(seat, cards) for seat, cards in (seen["trick"] or []) + ((seen["last_trick"] or []) if last else [])]
+
+
+def shown_voids(line: Line, tricks: str) -> list[str]:
+    """Seats (as option values) that fail to follow the led suit in the current trick, the last or both."""
+    seats: set[str] = set()
+    seen = line["visible"]
+    for plays in ([seen["trick"]] if tricks in ("now", "both") else []) + \
+                 ([seen["last_trick"]] if tricks in ("last", "both") else []):
+        if not plays:
+            continue
+        led = suit_of(plays[0][1][0], line)
+        want = line["subject"].get("suit", led)
+        if want != led:
+            continue
+        for seat, cards in plays[1:]:
+            if any(suit_of(card, line) != led for card in cards):
+                seats.add(str(seat))
+    return [value for value in values(line) if value in seats]
+
+
+def visible_count(line: Line, last: bool, points: bool) -> int:
+    """Cards (or points) of the question's suit (trumps when it has none) on the table."""
+    want = line["subject"].get("suit", "trump")
+    total = 0
+    for _seat, cards in on_table(line, last):
+        for card in cards:
+            if suit_of(card, line) == want:
+                total += POINTS.get(rank_of(card), 0) if points else 1
+    return total
+
+
+def option_with_rank(line: Line, ranks: Iterable[str]) -> Any:
+    """For a single choice, the first option whose first card has one of `ranks`; for a multi, all such."""
+    wanted = set(ranks)
+    hits = [value for value in values(line) if isinstance(value, str)
+            and rank_of(value.split("/")[0]) in wanted]
+    if line["kind"] == "multi":
+        return hits
+    return hits[0] if hits else None
+
+
+def opening_minus(last: bool, points: bool) -> Strategy:
+    """The opening value minus the visible cards (or points) of the subject."""
+    def guess(line: Line, learned: Learned) -> Guess:
+        opening = line["visible"]["opening"]
+        return opening - visible_count(line, last, points) if isinstance(opening, int) else None
+    return guess
+
+
+def by_kind(number: Guess = None, multi: Guess = None) -> Strategy:
+    """A fixed answer: `number` for a number, `multi` (a function of the options) for a multi choice."""
+    def guess(line: Line, learned: Learned) -> Guess:
+        if line["kind"] == "number":
+            return number
+        if line["kind"] == "multi" and multi is not None:
+            return multi(values(line))
+        return None
+    return guess
+
+
+def position(index: int) -> Strategy:
+    """The option at `index` as shown (a multi: that option alone)."""
+    def guess(line: Line, learned: Learned) -> Guess:
+        shown = values(line)
+        if not shown:
+            return None
+        return [shown[index]] if line["kind"] == "multi" else shown[index]
+    return guess
+
+
+def not_previous(line: Line, learned: Learned) -> Guess:
+    """Not the answer of the previous question of the same type in the run: the first option that is not it."""
+    before = learned.previous_same.get(id(line))
+    if before is None or not line["options"]:
+        return None
+    return next((value for value in values(line) if not right(before, value)), None)
+
+
+def same_as_previous(line: Line, learned: Learned) -> Guess:
+    """The answer of the previous question of the same type in the run."""
+    before = learned.previous_same.get(id(line))
+    return before["answer"] if before is not None else None
+
+
+def hand_size_of(line: Line, learned: Learned) -> Guess:
+    """The visible card count of the seat the question is about."""
+    seat, sizes = line["subject"].get("seat"), line["visible"]["hand_sizes"]
+    return sizes[seat] if seat is not None and sizes else None
+
+
+def mine_of_subject(line: Line, learned: Learned) -> Guess:
+    """How many of the subject (suit or rank) the seat holds now."""
+    subject = line["subject"]
+    hand = line["visible"]["hand"]
+    if "rank" in subject:
+        return sum(rank_of(card) == subject["rank"] for card in hand)
+    if "suit" in subject:
+        return sum(suit_of(card, line) == subject["suit"] for card in hand)
+    return None
+
+
+def my_highest(line: Line, learned: Learned) -> Guess:
+    """The option holding the seat's own highest card of the subject suit (options strongest-first unknown:
+    the first option naming a card of the hand, hands being sorted strongest first)."""
+    suit = line["subject"].get("suit")
+    if suit is None or line["kind"] != "single":
+        return None
+    mine = [card for card in line["visible"]["hand"] if suit_of(card, line) == suit]
+    for card in mine:
+        found = next((value for value in values(line) if isinstance(value, str) and card in value.split("/")), None)
+        if found is not None:
+            return found
+    return None
+
+
+STRATEGIES: dict[str, Strategy] = {
+    "my highest card": my_highest,
+    "always 0 / none": by_kind(0, lambda shown: []),
+    "tick all": by_kind(None, lambda shown: shown),
+    "tick first": position(0),
+    "tick last": position(-1),
+    "second option": position(1),
+    "opening value": lambda line, learned: line["visible"]["opening"],
+    "opening + usual offset": lambda line, learned: (line["visible"]["opening"] + learned.offset(line)
+                                                     if isinstance(line["visible"]["opening"], int) else None),
+    "opening - 1": lambda line, learned: (line["visible"]["opening"] - 1
+                                          if isinstance(line["visible"]["opening"], int) else None),
+    "opening - visible (trick)": opening_minus(False, False),
+    "opening - visible (trick + last)": opening_minus(True, False),
+    "opening - visible points (trick)": opening_minus(False, True),
+    "opening - visible points (trick + last)": opening_minus(True, True),
+    "void shown in the trick": lambda line, learned: shown_voids(line, "now") if line["kind"] == "multi" else None,
+    "void shown in the last trick": lambda line, learned: shown_voids(line, "last") if line["kind"] == "multi"
+    else None,
+    "void shown in either": lambda line, learned: shown_voids(line, "both") if line["kind"] == "multi" else None,
+    "the K": lambda line, learned: option_with_rank(line, ["K"]),
+    "the A": lambda line, learned: option_with_rank(line, ["A"]),
+    "the Q": lambda line, learned: option_with_rank(line, ["Q"]),
+    "point cards K": lambda line, learned: option_with_rank(line, ["K"]) if line["kind"] == "multi" else None,
+    "point cards 10 K": lambda line, learned: option_with_rank(line, ["10", "K"]) if line["kind"] == "multi"
+    else None,
+    "point cards 5 K": lambda line, learned: option_with_rank(line, ["5", "K"]) if line["kind"] == "multi"
+    else None,
+    "most common answer of the type": lambda line, learned: learned.mode(line),
+    "most common answer of the type and subject": lambda line, learned: learned.subject_mode(line),
+    "not the previous answer": not_previous,
+    "the previous answer": same_as_previous,
+    "not the opening value": lambda line, learned: (not line["visible"]["opening"]
+                                                    if isinstance(line["visible"]["opening"], bool) else None),
+    "yes": lambda line, learned: True if line["kind"] == "yesno" else None,
+    "no": lambda line, learned: False if line["kind"] == "yesno" else None,
+    "visible card count": hand_size_of,
+    "my cards of the subject": mine_of_subject,
+}
+"""The battery: each answers from the line's visible state, options and what the sample teaches."""
+
+
+def fold(line: Line) -> int:
+    """The half of the deals a line's deal is in (strategies learn from the other half)."""
+    return sum(map(ord, line["deal"])) % 2
+
+
+def limit(lines: list[Line]) -> float:
+    """§1's limit for a type: 15 %, on a choice among k options max(15 %, 1.5/k) (k averaged over the lines)."""
+    shares = [max(LIMIT, 1.5 / len(line["options"])) if line["options"] else LIMIT for line in lines]
+    return sum(shares) / len(shares)
+
+
+def repeats(lines: list[Line]) -> Counter[str]:
+    """Per type, the questions equal (type, subject, answer) to one asked earlier in the same run."""
+    seen: dict[tuple[str, str, int], set[tuple[str, str, Any]]] = defaultdict(set)
+    found: Counter[str] = Counter()
+    for line in lines:
+        run = (line["drill"], line["deal"], line["run"])
+        question = (line["type"], str(line["subject"]), key(line["answer"]) if line["kind"] != "one_of"
+                    else frozenset(line["answer"]))
+        found[line["type"]] += question in seen[run]
+        seen[run].add(question)
+    return found
 
 
 def main() -> None:
-    """Print the survey's figures per question type."""
+    """Print the per-type table of the best no-memory strategy, the repeats and the timing."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--drill", action="append", default=[], help="a drill id (default: every drill)")
+    parser.add_argument("--deals", type=int, default=60)
     parser.add_argument("--runs", type=int, default=2, help="runs per drill and deal")
-    parser.add_argument("--seed", type=int, default=11, help="seed of the generated deals")
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the deals and the runs")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes to sample in")
     args = parser.parse_args()
-    records = [parse_record(r) for r in generate_records(Rules.parse("standard"), args.seed, args.deals)]
+    known = curriculum()
+    drills = [known[name] for name in args.drill] if args.drill else list(known.values())
     started = time.perf_counter()
-    tallies = survey(load_drills().values(), records, args.runs)
+    lines = list(sample(drills, args.deals, args.seed, args.runs, args.jobs))
     seconds = time.perf_counter() - started
-    print(f"{args.deals} generated deals × 7 drills × {args.runs} runs ({seconds:.1f} s)")
-    print(f"{'type':<22}{'asked':>7}{'trivial':>9}  ok   without the rule: trivial")
-    worst = 0.0
-    for kind, tally in sorted(tallies.items()):
-        worst = max(worst, tally.trivial_share)
-        verdict = "yes" if tally.trivial_share < TARGET else "NO "
-        print(f"{kind:<22}{tally.asked:>7}{tally.trivial_share:>8.1%}  {verdict}  {tally.unruled_share:>8.1%}"
-              f" of {tally.unruled}")
-    print(f"worst trivial share: {worst:.1%} (target < {TARGET:.0%})")
-    for kind, tally in sorted(tallies.items()):
-        if tally.positions:
-            total = sum(tally.positions.values())
-            shares = " ".join(f"{p + 1}:{n / total:.0%}" for p, n in sorted(tally.positions.items()))
-            sizes = ", ".join(f"{size} options ×{n}" for size, n in sorted(tally.option_counts.items()))
-            natural = " ".join(f"{p + 1}:{n / total:.0%}" for p, n in sorted(tally.natural.items()))
-            print(f"{kind}: answer position (single choice) {shares}; {sizes}")
-            print(f"{kind}: the answer's place in the natural order (unshuffled, strongest first) {natural}")
+    halves = [[line for line in lines if fold(line) == half] for half in (0, 1)]
+    learned = [Learned(halves[1 - half], lines) for half in (0, 1)]
+    by_type: dict[str, list[Line]] = defaultdict(list)
+    for line in lines:
+        by_type[line["type"]].append(line)
+    again = repeats(lines)
+    print(f"{len(lines)} questions: {len(drills)} drills × {args.deals} deals × {args.runs} runs "
+          f"(sampled in {seconds:.1f} s)")
+    print(f"{'type':<24}{'asked':>6}{'k':>6}{'best':>7}{'limit':>7}  ok   {'repeats':>7}  best strategy")
+    failing = 0
+    for kind, items in sorted(by_type.items()):
+        hits = {name: sum(right(line, strategy(line, learned[fold(line)])) for line in items)
+                for name, strategy in STRATEGIES.items()}
+        name = max(hits, key=lambda n: hits[n])
+        best, bound = hits[name] / len(items), limit(items)
+        k = sum(len(line["options"]) for line in items) / len(items)
+        verdict = "yes" if best <= bound else "NO "
+        failing += best > bound
+        print(f"{kind:<24}{len(items):>6}{k:>6.1f}{best:>7.1%}{bound:>7.1%}  {verdict}  "
+              f"{again[kind] / len(items):>7.1%}  {name}")
+    print(f"types over the limit: {failing} of {len(by_type)}; repeated questions: {sum(again.values())} "
+          f"({sum(again.values()) / max(1, len(lines)):.1%})")
 
 
 if __name__ == "__main__":

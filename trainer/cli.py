@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -99,6 +100,22 @@ def _parser() -> argparse.ArgumentParser:
     listing = signals_commands.add_parser("list", help="load every convention file and print its sets")
     listing.add_argument("--dir", help="the folder of convention files (default: the shipped drills/signals)")
 
+    drill = commands.add_parser("drill", help="what the drills ask (training.md §6)")
+    drill_commands = drill.add_subparsers(dest="drill_command", required=True, metavar="SUBCOMMAND")
+    sample = drill_commands.add_parser(
+        "sample", help="play runs of drills on generated deals as the web app does; one JSON line per question",
+        description="Generate N deals of each drill's rules (seed K, the bots of `deal generate`), play R runs of "
+                    "each drill on each deal with the web app's checkpoint and question code, and print one JSON "
+                    "object per question asked (docs/sample.md).")
+    sample.add_argument("--drill", action="append", default=[], metavar="ID",
+                        help="a drill id of drills/ (repeat for several)")
+    sample.add_argument("--all", action="store_true", help="every curriculum drill of drills/")
+    sample.add_argument("--deals", type=_number(1, 10_000), default=20, help="deals per drill's rules (1–10000)")
+    sample.add_argument("--seed", type=_number(0, 2**63 - 1), default=1, help="the seed of the deals and the runs")
+    sample.add_argument("--runs", type=_number(1, 100), default=1, help="runs of each drill on each deal (1–100)")
+    sample.add_argument("--jobs", type=_number(1, 64), default=None,
+                        help="processes to sample in (1–64; default: one per CPU); the output never depends on it")
+
     serve = commands.add_parser("serve", help="run the web app (first start: database and starter deals)")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=_number(1, 65535), default=5000, help="the port (default 5000)")
@@ -128,6 +145,8 @@ def _run(args: argparse.Namespace) -> int:
         return _moments(args.files, args.signals)
     if args.command == "signals":
         return _list_conventions(args.dir)
+    if args.command == "drill":
+        return _sample(args.drill, args.all, args.deals, args.seed, args.runs, args.jobs or os.cpu_count() or 1)
     if args.deal_command == "verify":
         return _verify(args.files, args.json)
     if args.deal_command == "generate":
@@ -164,6 +183,24 @@ def _moments(files: Sequence[str], signals_name: str | None) -> int:
         for moment in find_moments(record, convention):
             print(json.dumps({"file": _shown_path(path), "id": record.id, **moment.to_json()}, ensure_ascii=False))
     return EXIT_USAGE if EXIT_USAGE in failures else EXIT_INVALID if failures else EXIT_OK
+
+
+def _sample(ids: Sequence[str], every: bool, deals: int, seed: int, runs: int, jobs: int) -> int:
+    """`drill sample`: one JSON line per question the drills ask (`trainer.drills.sample`)."""
+    from trainer.drills.sample import curriculum, sample
+
+    known = curriculum()
+    if not every and not ids:
+        print("trainer: name the drills to sample (--drill ID, repeatable) or --all", file=sys.stderr)
+        return EXIT_USAGE
+    unknown = [shown(name) for name in ids if name not in known]
+    if unknown:
+        print(f"trainer: unknown drill {', '.join(unknown)} (known: {', '.join(known)})", file=sys.stderr)
+        return EXIT_USAGE
+    chosen = list(known.values()) if every else [known[name] for name in dict.fromkeys(ids)]
+    for line in sample(chosen, deals, seed, runs, jobs):
+        print(json.dumps(line, ensure_ascii=False))
+    return EXIT_OK
 
 
 def _list_conventions(folder: str | None) -> int:

@@ -109,7 +109,7 @@ def _check_against_facts(question: Question, facts: dict) -> None:
         "live_triple_tractor": lambda: [face for run in suit["live_triple_tractors"] for face in run],
         "live_quads": lambda: suit["live_quads"],
         "live_quad_tractor": lambda: [face for run in suit["live_quad_tractors"] for face in run],
-        "is_boss": lambda: suit["higher_than_mine"][question.card],
+        "is_boss": lambda: "yes" if suit["higher_than_mine"][question.card] == 0 else "no",
         "voids": lambda: [q for q, s in facts["voids"].items() if question.suit in s],
         "no_pairs": lambda: [q for q, s in facts["no_pairs"].items() if question.suit in s],
         "big_trumps_out": lambda: [f for f, c in facts["trumps"]["top"].items() if c],

@@ -19,7 +19,8 @@ from trainer.drills.questions import (
     strength_classes,
     trivial_question,
 )
-from trainer.drills.runs import plan_run, position_after, question_at, snapshot_after, total_plays
+from trainer.drills.runs import (plan_run, position_after, question_at, run_questions, snapshot_after, table_at,
+                                 total_plays)
 from trainer.drills.survey import Tally, survey
 from trainer.engine.cards import Card
 from trainer.engine.rules import Rules
@@ -72,8 +73,8 @@ def expected_trivial(kind: str, record: DealRecord, seat: int, question) -> obje
         "live_quads": lambda: [str(Card.from_index(f)) for f in suit_faces if out[f] >= 4],
         "live_tractor": None, "live_triple_tractor": None, "live_quad_tractor": None,
         "top_in_play": lambda: "/".join(strength_classes_of(record, question.suit)[0]),
-        "is_boss": lambda: sum(out[f] for f in suit_faces
-                               if ctx.strength[f] > ctx.strength[Card.parse(question.card).index]),
+        "is_boss": lambda: "no" if any(out[f] for f in suit_faces
+                                       if ctx.strength[f] > ctx.strength[Card.parse(question.card).index]) else "yes",
         # tier 2 (trainer.drills.decide): before any play every other seat can beat and ruff
         "throw_safe": "", "must_hold": "",
         "who_beats": lambda: [str(q) for q in range(4) if q != seat] if any(
@@ -81,6 +82,15 @@ def expected_trivial(kind: str, record: DealRecord, seat: int, question) -> obje
         "who_ruffs": lambda: [str(q) for q in range(4) if q != seat],
         "max_trumps": lambda: min(record.rules.hand_size, sum(out[f] for f in trumps)),
     }[kind]
+
+
+def assert_hoped_boss(record: DealRecord, seat: int, snap, card: str) -> None:
+    """`card` is the highest the seat holds in its suit, of rank Q or above unless it is a trump."""
+    ctx, face = record.ctx, Card.parse(card).index
+    suit = ctx.suit_of[face]
+    held = [f for f in range(54) if snap.mine[f] and ctx.suit_of[f] == suit]
+    assert ctx.strength[face] == max(ctx.strength[f] for f in held)
+    assert suit == TRUMP or Card.parse(card).rank >= 12
 
 
 def strength_classes_of(record: DealRecord, suit: str) -> list[list[str]]:
@@ -102,8 +112,12 @@ def test_every_asked_question_is_informative_and_its_trivial_answer_is_the_openi
                 continue
             asked += 1
             trivial = trivial_question(question, opening, snap)
-            assert informative(question, trivial)
-            assert question.answer != trivial.answer
+            assert QUESTION_TYPES[kind].worth_asking(question, trivial)
+            if kind == "is_boss":  # about a card that was not the boss at the opening: yes or no (training.md §1)
+                assert trivial.answer == "no" and question.answer in ("yes", "no")
+                assert_hoped_boss(record, seat, snap, question.card)
+            else:
+                assert informative(question, trivial) and question.answer != trivial.answer
             if question.kind == "multi":
                 assert question.answer and set(question.answer) != {o["value"] for o in question.options}
             expected = expected_trivial(kind, record, seat, trivial)
@@ -124,7 +138,10 @@ def test_the_drills_trivial_share_is_below_ten_percent_for_every_type() -> None:
             total.trivial += tally.trivial
     assert set(tallies) == set(QUESTION_TYPES)
     for kind, tally in tallies.items():
-        assert tally.trivial_share < 0.10, (kind, tally)
+        if kind == "is_boss":  # yes/no about a card not boss at the opening: "no" is its natural share
+            assert 0.25 <= tally.trivial_share <= 0.75, tally
+        else:
+            assert tally.trivial_share < 0.10, (kind, tally)
 
 
 def test_a_single_choice_answer_sits_anywhere_among_its_options() -> None:
@@ -156,33 +173,37 @@ def test_single_choices_are_one_answer_questions_with_the_suits_ranks_as_options
     assert seen
 
 
-def test_the_voids_checkpoint_after_a_ruff_asks_about_the_suit_ruffed() -> None:
+def test_a_voids_question_is_never_answered_by_the_table() -> None:
+    """training.md §1: a void is asked once the trick that showed it has left the table and the last-trick
+    look does not show it (some seat of the answer was shown void earlier)."""
     drill = DRILLS["voids"]
     checked = 0
     for number, record in enumerate(deals()):
         events = list(public_events(record))
-        ruff = moment_position(record, "first_ruff")
-        if ruff is None:
-            continue
-        trick_plays, count = None, 0
-        for trick in record.tricks:
-            if count + len(trick.plays) >= ruff:
-                trick_plays = trick
-                break
-            count += len(trick.plays)
-        ruffer = (trick_plays.leader + ruff - count - 1) % 4
-        led = record.ctx.suit_of[trick_plays.plays[0][0].index]
         for seed in range(number * 10, number * 10 + 10):
-            plan = plan_run(drill, record, seed)
-            if plan.seat == ruffer or ruff not in plan.checkpoints:
-                continue
-            index = plan.checkpoints.index(ruff)
-            question = question_at(drill, record, plan.seat, ruff, seed, index, events).question
-            assert question.suit == ("S", "H", "C", "D")[led]
-            if question.type == "voids":
-                assert str(ruffer) in question.answer
+            plan = plan_run(drill, record, seed, events)
+            for plays, asked in zip(plan.checkpoints, run_questions(drill, record, plan.seat, plan.checkpoints, seed,
+                                                                    events), strict=True):
+                if asked.question.type != "voids":
+                    continue
+                table = {str(q) for q, suit in table_at(record, plays).voids if suit == asked.question.suit}
+                assert not set(asked.question.answer) <= table, (asked.question, table)
                 checked += 1
-    assert checked >= 5
+    assert checked >= 20
+
+
+def test_the_table_voids_are_the_seats_that_did_not_follow_in_the_trick_and_the_last() -> None:
+    record = deals()[0]
+    ctx = record.ctx
+    shown: list[set[tuple[int, str]]] = []
+    plays = 0
+    for trick in record.tricks:
+        plays += len(trick.plays)
+        led = ctx.suit_of[trick.plays[0][0].index]
+        shown.append({((trick.leader + k) % 4, ("S", "H", "C", "D", "trump")[led]) for k, play in enumerate(trick.plays)
+                      if any(ctx.suit_of[c.index] != led for c in play)})
+        assert table_at(record, plays).voids == shown[-1] | (shown[-2] if len(shown) > 1 else set())
+    assert any(shown)
 
 
 def test_a_question_has_one_of_three_answer_kinds() -> None:
@@ -210,3 +231,32 @@ def test_to_take_over_is_asked_only_while_the_attackers_still_need_points() -> N
                 assert question is not None and question.answer == threshold - attackers > 0
                 asked += 1
     assert asked and skipped
+
+
+def test_a_count_is_never_the_opening_less_what_the_table_shows() -> None:
+    """training.md §1: `points_unplayed` is never the opening's points less those on the table (the trick and
+    the last one), nor `suit_played` what the table shows of the suit."""
+    checked = 0
+    for number, record in enumerate(deals()):
+        events = list(public_events(record))
+        for drill in (DRILLS["points"], DRILLS["top-cards"]):
+            for seed in range(number * 4, number * 4 + 4):
+                plan = plan_run(drill, record, seed, events)
+                for plays, asked in zip(plan.checkpoints, run_questions(drill, record, plan.seat, plan.checkpoints,
+                                                                        seed, events), strict=True):
+                    question = asked.question
+                    if question.type not in ("points_unplayed", "suit_played"):
+                        continue
+                    table = table_at(record, plays)
+                    suit = ("S", "H", "C", "D", "trump").index(question.suit)
+                    for laid in (table.now, table.now + table.last):
+                        shown = [card for _seat, card in laid if record.ctx.suit_of[card.index] == suit]
+                        if question.type == "suit_played":
+                            assert question.answer != len(shown)
+                        else:
+                            side = question.suit != "trump" and record.ctx.level not in (5, 10, 13)
+                            if side:  # a side suit holds 50 points (two decks) when no point rank is the level
+                                opening = 50
+                                assert question.answer != opening - sum(card.points for card in shown)
+                    checked += 1
+    assert checked >= 20

@@ -15,8 +15,8 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, col, select
 
 from trainer.drills.definitions import load_drills
-from trainer.drills.questions import Question, make_question
-from trainer.drills.runs import position_after
+from trainer.drills.questions import Question, make_question, question_key
+from trainer.drills.runs import position_after, table_at
 from trainer.records import Position, parse_record
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import track
@@ -82,12 +82,14 @@ def attempts(app: Flask, run_id: int | None = None, user_id: int | None = None) 
 
 def expected_question(app: Flask, run: DrillRun, index: int) -> tuple[Question, str]:
     """The question at checkpoint `index` recomputed from the tracker (a from-scratch `track`, not the
-    app's cached events), and its position."""
+    app's cached events), and its position: never one the run asked at an earlier checkpoint (type,
+    subject and answer) nor a void the table shows."""
     with session(app) as db:
         deal = db.get(Deal, run.deal_pk)
         assert deal is not None
         record = parse_record(deal.record)
     drill = DRILLS[run.drill_id]
+    asked = {question_key(expected_question(app, run, earlier)[0]) for earlier in range(index)}
     position = position_after(record, run.checkpoints[index])
     snap = track(record, run.seat, position)
     facts = facts_json(snap, str(position))
@@ -95,8 +97,9 @@ def expected_question(app: Flask, run: DrillRun, index: int) -> tuple[Question, 
     rng = random.Random(f"{run.seed}:{index}")
     picked = drill.pick_type(rng)
     others = sorted((k for k in drill.questions if k != picked), key=lambda k: (-drill.questions[k], k))
+    table = table_at(record, run.checkpoints[index])
     for kind in [picked, *others]:
-        question = make_question(kind, facts, snap, rng, opening)
+        question = make_question(kind, facts, snap, rng, opening, table, asked)
         if question is not None:
             return question, str(position)
     question = make_question("trumps_unseen", facts, snap, rng)

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from sqlmodel import col
 
 from trainer.drills.definitions import DRILLS_DIR, load_drills
-from trainer.drills.gouji import QUESTION_TYPES, context, question_at
+from trainer.drills.gouji import QUESTION_TYPES, context, question_at, run_questions
 from trainer.drills.questions import Question
 from trainer.gouji.records import GoujiPosition, parse_gouji_record
 from trainer.gouji.tracker import public_events, track
@@ -94,7 +94,7 @@ def test_a_gouji_drill_runs_end_to_end(gouji_app, player, fragment):
         response = player.post(f"/runs/{run_id}/step?at={run_row(gouji_app, run_id).cursor}&to={checkpoint}",
                                headers=headers, follow_redirects=not fragment)
         assert response.status_code == 200
-        asked = question_at(GOUJI["gouji-duitou"], record, run.seat, checkpoint, run.seed, index, events)
+        asked = run_questions(GOUJI["gouji-duitou"], record, run.seat, run.checkpoints, run.seed, events)[index]
         assert asked.question.prompt["en"] in response.text or asked.question.prompt["zh"] in response.text
         answer = asked.question.answer
         response = player.post(f"/runs/{run_id}/answer", data={"checkpoint": index, "answer": str(answer)},

@@ -69,7 +69,7 @@ def mistake_cause(question: Question, given: Any, snap: Snapshot, events: Sequen
     """The cause of a wrong answer `given` to `question` at the position of `snap` (one of `CAUSES`)."""
     if question.type in PAIR_TYPES:
         return "pair"
-    if question.type in SIGNAL_TYPES:  # a convention misread, not a card miscounted
+    if question.type in SIGNAL_TYPES or question.type == "is_boss":  # a convention misread; a yes/no names no card
         return "other"
     if question.type in DECISION_TYPES and question.kind != "number":  # options are seats or yes/no, not cards
         return "other"

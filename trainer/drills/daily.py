@@ -82,7 +82,7 @@ TYPE_PACES = {**{kind: Pace(12_000, 40_000) for kind in ("live_pairs", "live_tra
               **{kind: Pace(12_000, 40_000) for kind in DECISION_TYPES}}
 ANSWER_KINDS = {"trumps_unseen": "number", "trumps_played": "number", "constant_trumps_out": "number",
                 "attackers_score": "number", "to_take_over": "number", "points_unplayed": "number",
-                "points_unseen": "number", "suit_played": "number", "suit_unseen": "number", "is_boss": "number",
+                "points_unseen": "number", "suit_played": "number", "suit_unseen": "number", "is_boss": "single",
                 "big_trumps_out": "multi", "voids": "multi", "no_pairs": "multi", "point_cards_out": "multi",
                 "live_pairs": "multi", "live_tractor": "multi", "top_in_play": "single",
                 "throw_safe": "single", "who_beats": "multi", "who_ruffs": "multi", "max_trumps": "number",

@@ -19,11 +19,11 @@ follows X "记住对头和下家所发出的牌点及牌型": questions about a 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from trainer.drills.questions import Question, drill_field, question_weights
+from trainer.drills.questions import Question, QuestionKey, drill_field, question_key, question_weights, rarely_zero
 from trainer.engine.cards import Card, parse_cards, pretty_cards
 from trainer.engine.errors import MalformedError
 from trainer.gouji.facts import facts_json
@@ -186,24 +186,45 @@ QUESTION_TYPES: dict[str, GoujiQuestionType] = {q.name: q for q in (
 """Every 够级 question type by name (gouji.md §7)."""
 
 
-def make_question(kind: str, ctx: Context, rng: random.Random, opening: Context | None = None) -> Question | None:
+def count_shown(size: int, setting: str) -> int | None:
+    """A seat's card count as a drill shows it (`hand_sizes`): always, at 10 or fewer, or never (K "不报牌")."""
+    return size if setting == "always" or (setting == "ten" and size <= 10) else None
+
+
+def make_question(kind: str, ctx: Context, rng: random.Random, opening: Context | None = None,
+                  asked: Collection[QuestionKey] = (), hand_sizes: str = "never") -> Question | None:
     """A question of type `kind` here, or None when none applies; with `opening` (the same seat's context
-    at the first lead) only one whose answer differs from the opening's. Relations are tried in order
-    (the 对头 first), ranks drawn by `rng`."""
+    at the first lead) only one the run has not `asked` before (`question_key`) and, for a number, whose
+    answer differs from the opening's (a yes/no is asked at its natural rate, its options shuffled), 0
+    giving way to other answers (`questions.rarely_zero`), and never a card count the table shows
+    (`count_shown` under the drill's `hand_sizes`). Relations are tried in order (the 对头 first), ranks
+    drawn by `rng`."""
     qtype = QUESTION_TYPES[kind]
     subjects = list(qtype.subjects)
     if subjects[0] not in RELATION_WORDS:
         rng.shuffle(subjects)
+    found = []
     for subject in subjects:
         question = qtype.build(ctx, subject)
         if question is None:
             continue
         if opening is not None:
             trivial = qtype.build(opening, subject)
-            if trivial is not None and trivial.answer == question.answer:
+            if question.kind == "number" and trivial is not None and trivial.answer == question.answer \
+                    or question_key(question) in asked \
+                    or kind == "cards_left" and count_shown(question.answer, hand_sizes) is not None:
                 continue
-        return question
-    return None
+        found.append(question)
+        if opening is None:
+            break
+    if opening is not None:
+        found = rarely_zero(found, rng)
+    if not found:
+        return None
+    question = found[0]
+    if question.kind == "single":
+        question = replace(question, options=rng.sample(question.options, len(question.options)))
+    return question
 
 
 @dataclass(frozen=True)
@@ -292,6 +313,19 @@ def snapshot_after(record: GoujiRecord, seat: int, actions: int, events: Sequenc
     return tracker.snapshot()
 
 
+def snapshots_after(record: GoujiRecord, seat: int, counts: Sequence[int], events: Sequence[GoujiEvent]
+                    ) -> list[GoujiSnapshot]:
+    """What `seat` knows after each of `counts` actions (ascending), from one replay: `snapshot_after` of each."""
+    tracker = tracker_for(record, seat)
+    found, made = [], 0
+    for actions in counts:
+        for event in events[made:actions]:
+            tracker.observe(event)
+        made = max(made, actions)
+        found.append(tracker.snapshot())
+    return found
+
+
 def position_after(record: GoujiRecord, actions: int) -> GoujiPosition:
     """The position `R.K` after `actions` actions."""
     return GoujiPosition.after(actions, record)
@@ -304,13 +338,15 @@ def plan_run(drill: GoujiDrill, record: GoujiRecord, seed: int, events: Sequence
     rng = random.Random(seed)
     events = list(public_events(record)) if events is None else events
     seat = rng.randrange(record.rules.players)
-    opening = context(snapshot_after(record, seat, 0, events), "1.0")
     candidates = drill.candidates(record, seat, events)
     chosen = sorted(rng.sample(candidates, min(len(candidates), drill.checkpoint_count * 2)))
+    first, *snaps = snapshots_after(record, seat, [0, *chosen], events)
+    opening = context(first, "1.0")
     kept = []
-    for actions in chosen:
-        ctx = context(snapshot_after(record, seat, actions, events), str(position_after(record, actions)))
-        if any(make_question(kind, ctx, random.Random(0), opening) for kind in drill.questions):
+    for actions, snap in zip(chosen, snaps, strict=True):
+        ctx = context(snap, str(position_after(record, actions)))
+        if any(make_question(kind, ctx, random.Random(0), opening, hand_sizes=drill.hand_sizes)
+               for kind in drill.questions):
             kept.append(actions)
     step = max(1, len(kept) // drill.checkpoint_count) if kept else 1
     return GoujiPlan(seat, kept[::step][:drill.checkpoint_count])
@@ -327,24 +363,42 @@ class GoujiAsked:
 
 
 def question_at(drill: GoujiDrill, record: GoujiRecord, seat: int, actions: int, seed: int, index: int,
-                events: Sequence[GoujiEvent]) -> GoujiAsked:
+                events: Sequence[GoujiEvent], snap: GoujiSnapshot | None = None,
+                opening: Context | None = None, asked: Collection[QuestionKey] = ()) -> GoujiAsked:
     """The question at checkpoint `index` (after `actions` actions): a type drawn by the drill's weights
     from a generator seeded by (seed, index); when it has no informative question here, the drill's other
-    types, heaviest first; when none has, the 对头's card count as it is."""
+    types, heaviest first; when none has, the 对头's card count as it is. `snap` (what `seat` knows then) and
+    `opening` (its context at the first lead) when the caller has them."""
     position = position_after(record, actions)
-    snap = snapshot_after(record, seat, actions, events)
+    if snap is None:
+        snap = snapshot_after(record, seat, actions, events)
     ctx = context(snap, str(position))
-    opening = context(snapshot_after(record, seat, 0, events), "1.0")
+    if opening is None:
+        opening = context(snapshot_after(record, seat, 0, events), "1.0")
     rng = random.Random(f"{seed}:{index}")
     picked = drill.pick_type(rng)
     others = sorted((k for k in drill.questions if k != picked), key=lambda k: (-drill.questions[k], k))
     for kind in [picked, *others]:
-        question = make_question(kind, ctx, rng, opening)
+        question = make_question(kind, ctx, rng, opening, asked, drill.hand_sizes)
         if question is not None:
             return GoujiAsked(question, snap, ctx.facts, position)
     fallback = QUESTION_TYPES["hua_qian_out"].build(ctx, "2")
     assert fallback is not None
     return GoujiAsked(fallback, snap, ctx.facts, position)
+
+
+def run_questions(drill: GoujiDrill, record: GoujiRecord, seat: int, checkpoints: Sequence[int], seed: int,
+                  events: Sequence[GoujiEvent], count: int | None = None) -> list[GoujiAsked]:
+    """The questions of a run at its first `count` checkpoints (all by default), in order: each the
+    `question_at` of its checkpoint, never one asked before in the run (as `runs.run_questions` for 升级)."""
+    chosen = list(checkpoints[:count] if count is not None else checkpoints)
+    first, *snaps = snapshots_after(record, seat, [0, *chosen], events)
+    opening = context(first, "1.0")
+    found: list[GoujiAsked] = []
+    for index, (actions, snap) in enumerate(zip(chosen, snaps, strict=True)):
+        found.append(question_at(drill, record, seat, actions, seed, index, events, snap, opening,
+                                 {question_key(a.question) for a in found}))
+    return found
 
 
 def _lines() -> tuple[dict[str, list[str]], Callable[[str, str], None]]:

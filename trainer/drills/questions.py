@@ -14,13 +14,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from trainer.engine.cards import Card
 from trainer.engine.combos import TUPLE_NAMES
 from trainer.engine.errors import MalformedError
-from trainer.engine.trump import SUIT_NAMES, TRUMP
-from trainer.tracking.facts import tractor_key, tuple_key
+from trainer.engine.trump import SUIT_NAMES
+from trainer.tracking.facts import top_faces, tractor_key, tuple_key
 from trainer.tracking.tracker import Snapshot
 
 ANSWER_KINDS = ("number", "single", "multi", "one_of")
@@ -104,6 +104,14 @@ class QuestionType:
     name: str
     subjects: Callable[[dict[str, Any], Snapshot], list[list[Subject]]]
     build: Callable[[dict[str, Any], Snapshot, Subject], Question]
+    asked_if: Callable[[Question, Question], bool] | None = None
+    """When a question is worth asking, given the same question at the opening (None: `informative`)."""
+    weigh: Callable[[Question, Snapshot], float] | None = None
+    """How likely each candidate subject's question is drawn (None: all alike)."""
+
+    def worth_asking(self, question: Question, trivial: Question) -> bool:
+        """Whether `question` may be asked, `trivial` being the same question at the opening."""
+        return (self.asked_if or informative)(question, trivial)
 
 
 QUESTION_TYPES: dict[str, QuestionType] = {}
@@ -111,8 +119,10 @@ QUESTION_TYPES: dict[str, QuestionType] = {}
 
 
 def _register(name: str, subjects: Callable[[dict[str, Any], Snapshot], list[list[Subject]]],
-              build: Callable[[dict[str, Any], Snapshot, Subject], Question]) -> None:
-    QUESTION_TYPES[name] = QuestionType(name, subjects, build)
+              build: Callable[[dict[str, Any], Snapshot, Subject], Question],
+              asked_if: Callable[[Question, Question], bool] | None = None,
+              weigh: Callable[[Question, Snapshot], float] | None = None) -> None:
+    QUESTION_TYPES[name] = QuestionType(name, subjects, build, asked_if, weigh)
 
 
 def _face_option(name: str) -> dict[str, Any]:
@@ -138,31 +148,15 @@ def _no_subject(facts: dict[str, Any], snap: Snapshot) -> list[list[Subject]]:
 
 def _suits(usable: Callable[[dict[str, Any]], bool] = lambda entry: True, side_only: bool = False,
            width: int = 1) -> Callable[[dict[str, Any], Snapshot], list[list[Subject]]]:
-    """Subjects: the suits whose facts are `usable` (side suits only if `side_only`), the suit just
-    shown void in (`focus_suit`) first when it is one of them; none when the decks hold fewer than
+    """Subjects: the suits whose facts are `usable` (side suits only if `side_only`), all in one tier (no suit
+    first: a suit asked because it was just shown void would be a tell); none when the decks hold fewer than
     `width` copies of a face (no pair with one deck, no triple with two)."""
     def subjects(facts: dict[str, Any], snap: Snapshot) -> list[list[Subject]]:
         if snap.ctx.rules.decks < width:
             return []
-        every = [(s, None) for s, entry in facts["suits"].items() if usable(entry) and not (side_only and s == "trump")]
-        focus = (focus_suit(snap), None)
-        return [[focus], every] if focus in every else [every]
+        return [[(s, None) for s, entry in facts["suits"].items()
+                 if usable(entry) and not (side_only and s == "trump")]]
     return subjects
-
-
-def focus_suit(snap: Snapshot) -> str | None:
-    """The side suit led in the trick on the table when another seat has just failed to follow it
-    (ruffed or discarded): the suit a player has just been shown void in."""
-    trick, ctx = snap.trick, snap.ctx
-    if not trick.plays:
-        return None
-    led = ctx.suit_of[trick.plays[0][0].index]
-    if led == TRUMP:
-        return None
-    for k, play in enumerate(trick.plays[1:], start=1):
-        if (trick.leader + k) % 4 != snap.seat and any(ctx.suit_of[c.index] != led for c in play):
-            return SUIT_NAMES[led]
-    return None
 
 
 # -- numbers -----------------------------------------------------------------------------------------
@@ -204,20 +198,44 @@ _suit_number("suit_played", "played", "{}已经出了几张？", "How many {} ha
 _suit_number("suit_unseen", "unseen", "{}外面还有几张？", "How many {} are still out?", "suits.unseen")
 
 
-def _my_cards(facts: dict[str, Any], snap: Snapshot) -> list[list[Subject]]:
-    return [[(suit, name) for suit, entry in facts["suits"].items() for name in entry["higher_than_mine"]]]
+BOSS_RANK = 12
+"""`is_boss` asks about a side-suit card of rank Q or above (training.md §1)."""
+YES_NO_OPTIONS = [{"value": "yes", "label": {"zh": "是", "en": "yes"}}, {"value": "no", "label": {"zh": "否", "en": "no"}}]
+
+
+def _my_tops(facts: dict[str, Any], snap: Snapshot) -> list[list[Subject]]:
+    """Per suit the card a player would hope is boss: the highest the viewer holds there (fewest higher
+    cards), of rank Q or above in a side suit, any rank in trumps; once a higher card has fallen (before,
+    the answer is the opening's: nothing to count) and while fewer higher cards are out than there are
+    decks (a card with more above it is not one a player hopes is boss)."""
+    subjects = []
+    for suit, entry in facts["suits"].items():
+        held = entry["higher_than_mine"]
+        if not held:
+            continue
+        top = min(held, key=lambda name: held[name])
+        face = Card.parse(top).index
+        fallen = any(snap.played[f] for f in snap.ctx.faces_by_suit[snap.ctx.suit_of[face]]
+                     if snap.ctx.strength[f] > snap.ctx.strength[face])
+        if fallen and held[top] < snap.ctx.rules.decks and (suit == "trump" or Card.parse(top).rank >= BOSS_RANK):
+            subjects.append((suit, top))
+    return [subjects]
 
 
 def _is_boss(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Question:
     suit, name = subject
     pretty = Card.parse(name or "").pretty
-    return Question("is_boss", "number",
-                    {"zh": f"比你的{pretty}大的牌外面还有几张？（0 表示它现在最大）",
-                     "en": f"How many cards stronger than your {pretty} are still out? (0: it is the boss)"},
-                    facts["suits"][suit]["higher_than_mine"][name], "suits.higher_than_mine", suit=suit, card=name)
+    return Question("is_boss", "single", {"zh": f"你的{pretty}现在是最大的吗？", "en": f"Is your {pretty} the boss now?"},
+                    "yes" if facts["suits"][suit]["higher_than_mine"][name] == 0 else "no", "suits.higher_than_mine",
+                    suit=suit, card=name, options=list(YES_NO_OPTIONS))
 
 
-_register("is_boss", _my_cards, _is_boss)
+def _was_not_boss(question: Question, trivial: Question) -> bool:
+    """`is_boss` is asked about a card that was not the boss at the opening: then yes and no both come up."""
+    return trivial.answer == "no"
+
+
+_register("is_boss", _my_tops, _is_boss, _was_not_boss)
 
 
 # -- multi choice ------------------------------------------------------------------------------------
@@ -333,7 +351,14 @@ def _top_in_play(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Que
                     answer, "suits.top_in_play", suit=suit, options=options)
 
 
-_register("top_in_play", _suits(lambda entry: bool(entry["top_in_play"])), _top_in_play)
+def _depth(question: Question, snap: Snapshot) -> float:
+    """How far down its suit the answer of a `top_in_play` question lies (1: the class just below the top):
+    the suit is drawn by it, so the class below the top (the K) is not the usual answer."""
+    classes = ["/".join(group) for group in strength_classes(snap, question.suit or "")]
+    return float(classes.index(question.answer)) ** 3 + 0.01
+
+
+_register("top_in_play", _suits(lambda entry: bool(entry["top_in_play"])), _top_in_play, weigh=_depth)
 
 
 # -- drill files ------------------------------------------------------------------------------------
@@ -369,20 +394,98 @@ def informative(question: Question, trivial: Question) -> bool:
     return question.answer != trivial.answer
 
 
+ZERO_KEPT = 0.25
+"""How often a number question whose every candidate subject answers 0 is still asked (training.md §1: 0 is
+the common answer of the counts late in a deal; docs/decisions.md)."""
+
+
+def rarely_zero(questions: list[Question], rng: random.Random) -> list[Question]:
+    """Number questions answering 0 give way to the others; when all answer 0 they are asked only with
+    probability `ZERO_KEPT` (else none: the checkpoint asks another type), so 0 is not over-represented."""
+    if not questions or questions[0].kind != "number":
+        return questions
+    others = [q for q in questions if q.answer != 0]
+    if others:
+        return others
+    return questions if rng.random() < ZERO_KEPT else []
+
+
+QuestionKey = tuple[str, str | None, str | None, Any]
+"""What makes two questions of a run the same question: type, suit, card and answer."""
+
+
+def question_key(question: Question) -> QuestionKey:
+    """The question's type, subject and answer (a list as a sorted tuple): a run never asks one twice."""
+    answer = tuple(sorted(question.answer)) if isinstance(question.answer, list) else question.answer
+    return (question.type, question.suit, question.card, answer)
+
+
+class Table(NamedTuple):
+    """What the table shows at a checkpoint without memory: the plays of the trick on it and of the trick
+    before it (the last-trick look), as (seat, card), and the voids those tricks show, as (seat, suit)."""
+
+    now: tuple[tuple[int, Card], ...] = ()
+    last: tuple[tuple[int, Card], ...] = ()
+    voids: frozenset[tuple[int, str]] = frozenset()
+
+
+TABLE_COUNTS: dict[str, tuple[bool, bool, bool]] = {
+    "trumps_played": (False, False, False), "suit_played": (False, False, False),
+    "trumps_unseen": (True, True, False), "suit_unseen": (True, True, False),
+    "constant_trumps_out": (True, True, False), "points_unplayed": (True, False, True),
+    "points_unseen": (True, True, True),
+}
+"""Counts the table can give away: (from the opening value down, other seats' cards only, points not cards)."""
+
+
+def shown_on_table(question: Question, trivial: Question, table: Table, snap: Snapshot) -> bool:
+    """True when the table gives the answer away (training.md §1): a voids question whose every seat failed
+    to follow in the trick on the table or the last trick; a count equal to what those tricks show (the
+    opening value less the cards or points of the subject on the table, or, for a played count, those
+    alone), over the trick alone or with the last trick."""
+    if question.type == "voids":
+        return set(question.answer) <= {str(q) for q, suit in table.voids if suit == question.suit}
+    rule = TABLE_COUNTS.get(question.type)
+    if rule is None:
+        return False
+    from_opening, others, points = rule
+    ctx = snap.ctx
+    if question.type == "constant_trumps_out":
+        faces = set(top_faces(ctx))
+    else:
+        faces = set(ctx.faces_by_suit[SUIT_NAMES.index(question.suit or "trump")])
+
+    def shown(plays: tuple[tuple[int, Card], ...]) -> int:
+        return sum(card.points if points else 1 for seat, card in plays
+                   if card.index in faces and not (others and seat == snap.seat))
+
+    values = {shown(table.now), shown(table.now + table.last)}
+    if from_opening:
+        values = {trivial.answer - value for value in values}
+    return question.answer in values
+
+
 def make_question(kind: str, facts: dict[str, Any], snap: Snapshot, rng: random.Random,
-                  opening: dict[str, Any] | None = None) -> Question | None:
+                  opening: dict[str, Any] | None = None, table: Table = Table(),
+                  asked: Collection[QuestionKey] = ()) -> Question | None:
     """A question of type `kind` at this position, or None when it does not apply here. With `opening`
     (the same seat's facts at the opening of play) only an informative one: the first tier of subjects
-    with an informative subject, one of them drawn by `rng`. A single choice's options come in an
-    order shuffled by `rng`, so the answer's place says nothing."""
+    with an informative subject whose answer the table does not give away (`shown_on_table`, `table` what
+    the trick on the table and the last one show) and that is not a question already `asked` in the run
+    (`question_key`), one of them drawn by `rng`. A single choice's options come in an order shuffled by
+    `rng`, so the answer's place says nothing."""
     qtype = QUESTION_TYPES[kind]
     for tier in qtype.subjects(facts, snap):
         questions = [qtype.build(facts, snap, subject) for subject in tier]
         if opening is not None:
-            questions = [q for q, subject in zip(questions, tier, strict=True)
-                         if informative(q, qtype.build(opening, snap, subject))]
+            trivials = [qtype.build(opening, snap, subject) for subject in tier]
+            questions = [q for q, trivial in zip(questions, trivials, strict=True)
+                         if qtype.worth_asking(q, trivial) and not shown_on_table(q, trivial, table, snap)
+                         and question_key(q) not in asked]
+            questions = rarely_zero(questions, rng)
         if questions:
-            question = rng.choice(questions)
+            weigh = qtype.weigh
+            question = rng.choices(questions, [weigh(q, snap) for q in questions])[0] if weigh else rng.choice(questions)
             if question.kind == "single":
                 question = replace(question, options=rng.sample(question.options, len(question.options)))
             return question

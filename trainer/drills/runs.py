@@ -13,12 +13,14 @@ same questions: the question at checkpoint `i` depends only on the run's seed an
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from trainer.drills.definitions import DRILLS_DIR, Drill
-from trainer.drills.questions import Question, make_question
+from trainer.drills.questions import Question, QuestionKey, Table, make_question, question_key
+from trainer.engine.cards import Card
+from trainer.engine.trump import SUIT_NAMES
 from trainer.records import DealRecord, Position
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import PlayEvent, Snapshot, public_events, tracker_for
@@ -33,8 +35,11 @@ __all__ = [
     "plan_run",
     "position_after",
     "question_at",
+    "run_questions",
     "snapshot_after",
+    "snapshots_after",
     "summarise",
+    "table_at",
     "total_plays",
 ]
 
@@ -47,23 +52,46 @@ class RunPlan:
     checkpoints: list[int]
 
 
-def plan_run(drill: Drill, record: DealRecord, seed: int) -> RunPlan:
+def plan_run(drill: Drill, record: DealRecord, seed: int, events: Sequence[PlayEvent] | None = None) -> RunPlan:
     """The viewer seat (`Drill.choose_viewer`) and the checkpoints (`Drill.checkpoints_for`) for `seed`,
-    without those where none of the drill's question types is informative (`informative_at`)."""
+    without those where none of the drill's question types is informative (`informative_at`). `events` are
+    the record's public events, when the caller has them."""
     rng = random.Random(seed)
     seat = drill.choose_viewer(record, rng)
-    events = list(public_events(record))
-    opening = facts_json(snapshot_after(record, seat, 0, events), str(position_after(record, 0)))
-    return RunPlan(seat, [plays for plays in drill.checkpoints_for(record, rng)
-                          if informative_at(drill, record, seat, plays, events, opening)])
+    events = list(public_events(record)) if events is None else events
+    candidates = drill.checkpoints_for(record, rng)
+    first, *snaps = snapshots_after(record, seat, [0, *candidates], events)
+    opening = facts_json(first, str(position_after(record, 0)))
+    return RunPlan(seat, [plays for plays, snap in zip(candidates, snaps, strict=True)
+                          if informative_at(drill, record, snap, plays, opening)])
 
 
-def informative_at(drill: Drill, record: DealRecord, seat: int, plays: int, events: Sequence[PlayEvent],
-                   opening: dict[str, Any]) -> bool:
-    """True when some question type of the drill has an informative question after `plays` plays."""
-    snap = snapshot_after(record, seat, plays, events)
+def informative_at(drill: Drill, record: DealRecord, snap: Snapshot, plays: int, opening: dict[str, Any]) -> bool:
+    """True when some question type of the drill has an informative question after `plays` plays, where
+    the viewer knows `snap`."""
     facts = facts_json(snap, str(position_after(record, plays)))
-    return any(make_question(kind, facts, snap, random.Random(0), opening) for kind in drill.questions)
+    table = table_at(record, plays)
+    return any(make_question(kind, facts, snap, random.Random(0), opening, table) for kind in drill.questions)
+
+
+def table_at(record: DealRecord, plays: int) -> Table:
+    """What the table shows after `plays` plays (`questions.Table`): the plays of the trick on it and of the
+    trick before it, and the voids they show: (seat, suit) for each seat that failed to follow the led suit."""
+    position = position_after(record, plays)
+    ctx = record.ctx
+    voids = set()
+    laid: list[tuple[tuple[int, Card], ...]] = []
+    for number, count in ((position.trick, position.plays), (position.trick - 1, 4)):
+        if number < 1 or not record.tricks:
+            laid.append(())
+            continue
+        trick = record.tricks[number - 1]
+        led = ctx.suit_of[trick.plays[0][0].index]
+        laid.append(tuple(((trick.leader + k) % 4, card) for k, play in enumerate(trick.plays[:count]) for card in play))
+        for k, play in enumerate(trick.plays[1:count], start=1):
+            if any(ctx.suit_of[card.index] != led for card in play):
+                voids.add(((trick.leader + k) % 4, SUIT_NAMES[led]))
+    return Table(laid[0], laid[1], frozenset(voids))
 
 
 def total_plays(record: DealRecord) -> int:
@@ -93,6 +121,19 @@ def snapshot_after(record: DealRecord, seat: int, plays: int, events: Sequence[P
     return tracker.snapshot(position_after(record, plays))
 
 
+def snapshots_after(record: DealRecord, seat: int, counts: Sequence[int], events: Sequence[PlayEvent]
+                    ) -> list[Snapshot]:
+    """What `seat` knows after each of `counts` plays (ascending), from one replay: `snapshot_after` of each."""
+    tracker = tracker_for(record, seat)
+    found, made = [], 0
+    for plays in counts:
+        for event in events[made:plays]:
+            tracker.observe(event)
+        made = max(made, plays)
+        found.append(tracker.snapshot(position_after(record, plays)))
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Asked:
     """A checkpoint's question with what it was computed from."""
@@ -105,10 +146,11 @@ class Asked:
 
 def question_at(drill: Drill, record: DealRecord, seat: int, plays: int, seed: int, index: int,
                 events: Sequence[PlayEvent], snap: Snapshot | None = None,
-                opening: dict[str, Any] | None = None) -> Asked:
+                opening: dict[str, Any] | None = None, asked: Collection[QuestionKey] = ()) -> Asked:
     """The question at checkpoint `index` (after `plays` plays): a type drawn by the drill's weights
     from a generator seeded by (seed, index); when that type has no informative question here (one
-    whose answer is not the opening's, `questions.informative`), the drill's other types by weight
+    whose answer is not the opening's, `questions.informative`, the table does not show, and that is not
+    one of the run's questions `asked` before, `questions.question_key`), the drill's other types by weight
     (heaviest first); when none has, `trumps_unseen` as it is. `snap` is what `seat` knows then, when
     the caller has it (`snapshot_after`); `opening` what it knew before the first play (`facts_json`),
     when the caller has it."""
@@ -121,13 +163,29 @@ def question_at(drill: Drill, record: DealRecord, seat: int, plays: int, seed: i
     rng = random.Random(f"{seed}:{index}")
     picked = drill.pick_type(rng)
     others = sorted((kind for kind in drill.questions if kind != picked), key=lambda k: (-drill.questions[k], k))
+    table = table_at(record, plays)
     for kind in [picked, *others]:
-        question = make_question(kind, facts, snap, rng, opening)
+        question = make_question(kind, facts, snap, rng, opening, table, asked)
         if question is not None:
             return Asked(question, snap, facts, position)
     fallback = make_question("trumps_unseen", facts, snap, rng)
     assert fallback is not None, "trumps_unseen always applies"
     return Asked(fallback, snap, facts, position)
+
+
+def run_questions(drill: Drill, record: DealRecord, seat: int, checkpoints: Sequence[int], seed: int,
+                  events: Sequence[PlayEvent], count: int | None = None) -> list[Asked]:
+    """The questions of a run at its first `count` checkpoints (all by default), in order: each the
+    `question_at` of its checkpoint, never one asked before in the run. The web run loop asks the last of
+    these at a checkpoint; `trainer drill sample` prints them all."""
+    chosen = list(checkpoints[:count] if count is not None else checkpoints)
+    first, *snaps = snapshots_after(record, seat, [0, *chosen], events)
+    opening = facts_json(first, str(position_after(record, 0)))
+    found: list[Asked] = []
+    for index, (plays, snap) in enumerate(zip(chosen, snaps, strict=True)):
+        found.append(question_at(drill, record, seat, plays, seed, index, events, snap, opening,
+                                 {question_key(a.question) for a in found}))
+    return found
 
 
 def asked_again(question: Question, record: DealRecord, seat: int, plays: int, events: Sequence[PlayEvent]) -> Asked:

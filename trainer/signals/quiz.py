@@ -31,6 +31,7 @@ from typing import Any
 
 from trainer.drills.definitions import DRILLS_DIR, Drill
 from trainer.drills.questions import RELATIVE, SUIT_WORDS, Question
+from trainer.drills.runs import Asked, asked_again, position_after
 from trainer.engine.cards import Card, parse_cards
 from trainer.engine.errors import MalformedError
 from trainer.engine.rules import Rules
@@ -40,6 +41,7 @@ from trainer.signals.conventions import Convention
 from trainer.signals.moments import Moment, find_moments
 from trainer.signals.reasons import reason_text
 from trainer.signals.rules import discard_order, in_suit
+from trainer.tracking.tracker import PlayEvent
 
 QUIZ_KINDS = ("respond", "interpret", "discard", "pass", "legal")
 QUESTION_TYPES = tuple(f"signal:{kind}" for kind in QUIZ_KINDS)
@@ -259,6 +261,14 @@ def signal_question(drill: SignalDrill, record: DealRecord, seat: int, plays: in
     question = build_question(rng.choice(here), record, convention, rng)
     assert question is not None, "spots have questions"
     return SignalAsked(question, position)
+
+
+def signal_asked(drill: SignalDrill, record: DealRecord, seat: int, plays: int, seed: int, index: int,
+                 convention: Convention, events: Sequence[PlayEvent], found: Sequence[Spot] | None = None) -> Asked:
+    """The signal question at checkpoint `index` of a run (`signal_question`) with what `seat` knows there
+    (`asked_again`): what the web run loop and `trainer drill sample` ask."""
+    asked = signal_question(drill, record, seat, plays, seed, index, convention, position_after(record, plays), found)
+    return asked_again(asked.question, record, seat, plays, events)
 
 
 # -- the questions ------------------------------------------------------------------------------------

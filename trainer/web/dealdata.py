@@ -9,7 +9,7 @@ gives the same, so the run loop never asks which game it runs.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -21,7 +21,7 @@ from sqlmodel import Session
 from trainer.drills.definitions import Drill
 from trainer.drills.explain import Explanation
 from trainer.drills.questions import Question
-from trainer.drills.runs import Asked, RunPlan, plan_run, position_after, question_at, snapshot_after
+from trainer.drills.runs import Asked, RunPlan, plan_run, position_after, run_questions, snapshot_after
 from trainer.engine.cards import Card
 from trainer.records import DealRecord, Position, parse_record, plays_in_order
 from trainer.tracking.facts import facts_json
@@ -88,11 +88,12 @@ class DealData:
 
     def plan(self, drill: Drill, seed: int) -> RunPlan:
         """The viewer seat and the checkpoints of a run of `drill` on this deal (`plan_run`)."""
-        return plan_run(drill, self.record, seed)
+        return plan_run(drill, self.record, seed, self.events)
 
-    def question(self, drill: Drill, seat: int, plays: int, seed: int, index: int) -> Asked:
-        """The question at checkpoint `index` (after `plays` plays) of a run from `seat` (`question_at`)."""
-        return question_at(drill, self.record, seat, plays, seed, index, self.events, opening=self.opening(seat))
+    def question(self, drill: Drill, seat: int, checkpoints: Sequence[int], seed: int, index: int) -> Asked:
+        """The question at checkpoint `index` of a run from `seat` stopping at `checkpoints` (`run_questions`:
+        never one the run asked before)."""
+        return run_questions(drill, self.record, seat, checkpoints, seed, self.events, index + 1)[index]
 
     def table(self, seat: int, start: int, end: int, drill: Drill) -> Stretch:
         """The drill table from `seat` after `start` plays, with the plays up to `end` to reveal."""

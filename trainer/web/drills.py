@@ -272,7 +272,7 @@ def _question(run: DrillRun, drill: Drill, data: DealData) -> Any:
         from trainer.web.sigquiz import question_at  # it imports the run loop
 
         return question_at(run, drill, data, index)
-    return data.question(drill, run.seat, run.cursor, run.seed, index)
+    return data.question(drill, run.seat, run.checkpoints, run.seed, index)
 
 
 def feedback(attempt: Attempt, data: DealData, language: str) -> dict[str, Any]:

@@ -4,14 +4,15 @@ drill table as data for `templates/drills/_gouji_table.html`."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
 from flask_babel import gettext as _
 
-from trainer.drills.gouji import (GoujiAsked, GoujiDrill, GoujiPlan, context, explain, plan_run, question_at,
-                                  rank_name, snapshot_after)
+from trainer.drills.gouji import (GoujiAsked, GoujiDrill, GoujiPlan, context, count_shown, explain, plan_run,
+                                  rank_name, run_questions, snapshot_after)
 from trainer.drills.explain import Explanation
 from trainer.drills.questions import Question
 from trainer.engine.cards import Card
@@ -69,9 +70,10 @@ class GoujiDealData:
         """The viewer seat and the checkpoints of a run of `drill` on this deal."""
         return plan_run(drill, self.record, seed, self.events)
 
-    def question(self, drill: GoujiDrill, seat: int, actions: int, seed: int, index: int) -> GoujiAsked:
-        """The question at checkpoint `index` (after `actions` actions) of a run from `seat`."""
-        return question_at(drill, self.record, seat, actions, seed, index, self.events)
+    def question(self, drill: GoujiDrill, seat: int, checkpoints: Sequence[int], seed: int, index: int) -> GoujiAsked:
+        """The question at checkpoint `index` of a run from `seat` stopping at `checkpoints` (`run_questions`:
+        never one the run asked before)."""
+        return run_questions(drill, self.record, seat, checkpoints, seed, self.events, index + 1)[index]
 
     def table(self, seat: int, start: int, end: int, drill: GoujiDrill) -> GoujiStretch:
         """The drill table from `seat` after `start` actions, with the actions up to `end` to reveal."""
@@ -145,11 +147,6 @@ class GoujiStretch:
     game: str = "gouji"
 
 
-def _count_shown(size: int, setting: str) -> int | None:
-    """A seat's card count as the drill shows it: always, at 10 or fewer, or never (K "不报牌")."""
-    return size if setting == "always" or (setting == "ten" and size <= 10) else None
-
-
 def gouji_stretch(data: GoujiDealData, viewer: int, start: int, end: int, hand_sizes: str) -> GoujiStretch:
     """The table seen from `viewer` after `start` actions, with every action up to `end` to reveal; other
     seats' card counts shown as `hand_sizes` says (always, ten, never)."""
@@ -180,7 +177,7 @@ def gouji_stretch(data: GoujiDealData, viewer: int, start: int, end: int, hand_s
         relation = rules.relation(seat, viewer)
         chairs.append(GoujiChair(PLACES[offset] if n == 6 else f"seat-{offset}", relation_label(relation),
                                  rules.team(seat) == rules.team(viewer),
-                                 spans([_count_shown(size[seat], hand_sizes) for size in sizes]),
+                                 spans([count_shown(size[seat], hand_sizes) for size in sizes]),
                                  spans([tuple(map(gouji_card, a)) if a is not None and not isinstance(a, str) else None
                                         for a in actions]),
                                  spans([a if isinstance(a, str) else None for a in actions]),

@@ -18,11 +18,11 @@ from flask_babel import lazy_gettext as _l
 from sqlmodel import col, func, select
 
 from trainer.drills.questions import Question
-from trainer.drills.runs import Asked, asked_again, position_after
+from trainer.drills.runs import Asked, position_after
 from trainer.engine.cards import Suit
 from trainer.signals.conventions import CONVENTIONS_DIR, Convention, load_conventions
 from trainer.signals.quiz import SIGNAL_DRILLS_DIR, SignalDrill, Spot, load_signal_drills, \
-    plan_signal_run, signal_question, spots
+    plan_signal_run, signal_asked, signal_question, spots
 from trainer.web.auth import login_required
 from trainer.web.db import get_session, store
 from trainer.web.dealdata import DealData, DealKey, deal_cache
@@ -212,7 +212,5 @@ def question_at(run: DrillRun, drill: SignalDrill, data: DealData, index: int) -
     what the viewer knows there (the run loop's hooks grade the answer from it)."""
     plays = run.checkpoints[index]
     convention = run_convention(run)
-    found = deal_spots(run.deal_pk, data, convention)
-    asked = signal_question(drill, data.record, run.seat, plays, run.seed, index, convention,
-                            position_after(data.record, plays), found)
-    return asked_again(asked.question, data.record, run.seat, plays, data.events)
+    return signal_asked(drill, data.record, run.seat, plays, run.seed, index, convention, data.events,
+                        deal_spots(run.deal_pk, data, convention))
