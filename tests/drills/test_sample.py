@@ -24,7 +24,7 @@ from trainer.signals.conventions import find_convention
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import public_events, track
 
-DRILLS = ("voids", "four-decks", "triples", "top-cards", "gouji-duitou", "gouji-everything", "signal-respond",
+DRILLS = ("voids", "decide", "four-decks", "triples", "top-cards", "gouji-duitou", "gouji-everything", "signal-respond",
           "signal-legal")
 SEED, DEALS, RUNS = 5, 2, 2
 KEYS = ["drill", "deal", "run", "seat", "position", "checkpoint", "type", "family", "mode", "kind", "subject",
@@ -50,6 +50,22 @@ def records(drill_id: str) -> dict[str, Any]:
         signals = find_convention(SIGNAL_SET) if drill_id.startswith("signal") else None
         made = [parse_record(r) for r in generate_records(drill.rules, SEED, DEALS, signals=signals)]
     return {record.id: record for record in made}
+
+
+def test_decision_questions_name_their_subject() -> None:
+    """`max_trumps` is about a seat (not the viewer), `throw_safe` about the throw's cards in the viewer's
+    hand, a yes/no; `who_beats` about a card of the viewer's."""
+    asked = [line for line in lines() if line["drill"] == "decide"]
+    assert {line["type"] for line in asked} >= {"max_trumps", "throw_safe"}
+    for line in asked:
+        if line["type"] == "max_trumps":
+            assert set(line["subject"]) == {"seat"} and line["subject"]["seat"] != line["seat"]
+        elif line["type"] == "throw_safe":
+            cards = line["subject"]["cards"]
+            assert line["kind"] == "yesno" and len(cards) >= 2 and line["answer"] in (True, False)
+            assert all(cards.count(card) <= line["visible"]["hand"].count(card) for card in cards)
+        elif line["type"] == "who_beats":
+            assert line["subject"]["card"] in line["visible"]["hand"]
 
 
 def test_every_line_has_the_fields_of_section_6() -> None:
@@ -112,8 +128,9 @@ def test_visible_is_what_the_seat_sees() -> None:
             assert seen["opening"] is None
         else:
             snap = track(record, seat, Position(1, 0))
-            subject = (line["subject"].get("suit"), line["subject"].get("card"))
-            opening = QUESTION_TYPES[line["type"]].build(facts_json(snap, "1.0"), snap, subject).answer
+            about = line["subject"]
+            card = str(about["seat"]) if "seat" in about else ",".join(about["cards"]) if "cards" in about else about.get("card")
+            opening = QUESTION_TYPES[line["type"]].build(facts_json(snap, "1.0"), snap, (about.get("suit"), card)).answer
             assert seen["opening"] == (opening == "yes" if line["kind"] == "yesno" else opening)
         checked += 1
     assert checked > 20

@@ -144,6 +144,11 @@ class Asked:
     position: Position
 
 
+FALLBACK_TYPES = ("trumps_unseen", "suit_unseen", "points_unplayed", "trumps_played", "suit_played")
+"""The counts every 升级 deal can ask, tried (informative and not asked before in the run) when none of a
+drill's own types has a question at a checkpoint."""
+
+
 def question_at(drill: Drill, record: DealRecord, seat: int, plays: int, seed: int, index: int,
                 events: Sequence[PlayEvent], snap: Snapshot | None = None,
                 opening: dict[str, Any] | None = None, asked: Collection[QuestionKey] = ()) -> Asked:
@@ -151,7 +156,7 @@ def question_at(drill: Drill, record: DealRecord, seat: int, plays: int, seed: i
     from a generator seeded by (seed, index); when that type has no informative question here (one
     whose answer is not the opening's, `questions.informative`, the table does not show, and that is not
     one of the run's questions `asked` before, `questions.question_key`), the drill's other types by weight
-    (heaviest first); when none has, `trumps_unseen` as it is. `snap` is what `seat` knows then, when
+    (heaviest first); when none has, the first of `FALLBACK_TYPES` that has, else `trumps_unseen` as it is. `snap` is what `seat` knows then, when
     the caller has it (`snapshot_after`); `opening` what it knew before the first play (`facts_json`),
     when the caller has it."""
     position = position_after(record, plays)
@@ -165,6 +170,10 @@ def question_at(drill: Drill, record: DealRecord, seat: int, plays: int, seed: i
     others = sorted((kind for kind in drill.questions if kind != picked), key=lambda k: (-drill.questions[k], k))
     table = table_at(record, plays)
     for kind in [picked, *others]:
+        question = make_question(kind, facts, snap, rng, opening, table, asked)
+        if question is not None:
+            return Asked(question, snap, facts, position)
+    for kind in FALLBACK_TYPES:
         question = make_question(kind, facts, snap, rng, opening, table, asked)
         if question is not None:
             return Asked(question, snap, facts, position)

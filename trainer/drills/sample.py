@@ -21,7 +21,7 @@ from trainer.drills import gouji as gouji_drills
 from trainer.drills.definitions import Drill, load_drills
 from trainer.drills.families import family_of
 from trainer.drills.gouji import GoujiDrill
-from trainer.drills.questions import QUESTION_TYPES, Question
+from trainer.drills.questions import Question, trivial_question
 from trainer.drills.runs import plan_run, position_after, run_questions, snapshot_after
 from trainer.engine.cards import Card
 from trainer.gouji.generate import generate_gouji_records
@@ -123,7 +123,7 @@ def _runs(drill: Drill, record: DealRecord, seed: int, number: int, runs: int) -
         for index, (plays, asked) in enumerate(zip(plan.checkpoints, run_questions(
                 drill, record, plan.seat, plan.checkpoints, run_seed_, events), strict=True)):
             question = asked.question
-            trivial = QUESTION_TYPES[question.type].build(opening, asked.snapshot, (question.suit, question.card))
+            trivial = trivial_question(question, opening, asked.snapshot)
             yield _line(drill, record.id, run, plan.seat, str(asked.position), index, question, "shengji",
                         _subject(question), shengji_visible(record, plan.seat, plays, trivial.answer))
 
@@ -175,7 +175,12 @@ def _line(drill: Any, deal: str, run: int, seat: int, position: str, index: int,
 
 
 def _subject(question: Question) -> dict[str, Any]:
-    """What a 升级 question is about: its card (and that card's suit) or its suit, else nothing."""
+    """What a 升级 question is about: its seat (`max_trumps`), a throw's cards (`throw_safe`: comma-separated in
+    `card`), its card (and that card's suit) or its suit, else nothing."""
+    if question.seat is not None:
+        return {"seat": question.seat}
+    if question.card is not None and "," in question.card:
+        return {"cards": question.card.split(",")}
     return {key: value for key, value in (("suit", question.suit), ("card", question.card)) if value is not None}
 
 
