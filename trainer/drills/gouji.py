@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from trainer.drills.along import snapshots_along
 from trainer.drills.questions import Question, QuestionKey, drill_field, question_key, question_weights, rarely_zero
 from trainer.engine.cards import Card, parse_cards, pretty_cards
 from trainer.engine.errors import MalformedError
@@ -317,13 +318,7 @@ def snapshots_after(record: GoujiRecord, seat: int, counts: Sequence[int], event
                     ) -> list[GoujiSnapshot]:
     """What `seat` knows after each of `counts` actions (ascending), from one replay: `snapshot_after` of each."""
     tracker = tracker_for(record, seat)
-    found, made = [], 0
-    for actions in counts:
-        for event in events[made:actions]:
-            tracker.observe(event)
-        made = max(made, actions)
-        found.append(tracker.snapshot())
-    return found
+    return snapshots_along(tracker, events, counts, lambda _actions: tracker.snapshot())
 
 
 def position_after(record: GoujiRecord, actions: int) -> GoujiPosition:

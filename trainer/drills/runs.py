@@ -17,6 +17,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from trainer.drills.along import snapshots_along
 from trainer.drills.definitions import DRILLS_DIR, Drill
 from trainer.drills.questions import Question, QuestionKey, Table, make_question, question_key
 from trainer.engine.cards import Card
@@ -125,13 +126,7 @@ def snapshots_after(record: DealRecord, seat: int, counts: Sequence[int], events
                     ) -> list[Snapshot]:
     """What `seat` knows after each of `counts` plays (ascending), from one replay: `snapshot_after` of each."""
     tracker = tracker_for(record, seat)
-    found, made = [], 0
-    for plays in counts:
-        for event in events[made:plays]:
-            tracker.observe(event)
-        made = max(made, plays)
-        found.append(tracker.snapshot(position_after(record, plays)))
-    return found
+    return snapshots_along(tracker, events, counts, lambda plays: tracker.snapshot(position_after(record, plays)))
 
 
 @dataclass(frozen=True, slots=True)
