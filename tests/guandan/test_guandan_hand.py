@@ -96,7 +96,7 @@ def test_illegal_actions_say_why(seat: int, action: object, message: str) -> Non
 def test_a_follow_that_does_not_beat_is_refused() -> None:
     state = start(["KS KD", "5S 5D 6S", "7S 8S", "9S 10S"])
     state.act(0, parse_cards("KS KD"))
-    with pytest.raises(IllegalPlayError, match="pair of 5 does not beat pair of K"):
+    with pytest.raises(IllegalPlayError, match=r"5S 5D \(pair of 5\) does not beat pair of K"):
         state.act(1, parse_cards("5S 5D"))
 
 

@@ -244,7 +244,18 @@ def reading_of(cards: Sequence[Card], level: Level, *, declared: Reading | None 
 
 
 def play_problem(play: Reading, top: Reading | None, level: Level) -> str | None:
-    """Why a play with reading `play` may not follow `top`, in words; None when it may (a lead may be anything)."""
+    """Why a play with reading `play` may not follow `top`, in words; None when it may (a lead may be anything).
+
+    >>> level = Level.parse("2")
+    >>> play_problem(Reading("pair_run", 12, 6), Reading("pair_run", 13, 6), level)
+    'pair_run to Q does not beat pair_run to K'
+    """
+    words = follow_words(play, top, level)
+    return None if words is None else f"{play} {words}"
+
+
+def follow_words(play: Reading, top: Reading | None, level: Level) -> str | None:
+    """What is wrong with following `top` by `play`, as the words after the play (`does not beat …`)."""
     if top is None:
         return None
     reason = beat_reason(play, top, level)
@@ -252,4 +263,4 @@ def play_problem(play: Reading, top: Reading | None, level: Level) -> str | None
         return None
     words = {"smaller_bomb": "is a smaller bomb than", "needs_bomb": "is no bomb, so cannot beat",
              "type_mismatch": "is another type than", "not_higher": "does not beat"}[reason]
-    return f"{play} {words} {top}"
+    return f"{words} {top}"

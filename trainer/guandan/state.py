@@ -19,7 +19,7 @@ from trainer.engine.cards import Card, Hand, format_cards
 from trainer.engine.errors import IllegalPlayError
 from trainer.engine.seats import Seat
 from trainer.guandan.level import Level
-from trainer.guandan.plays import Play, Reading, play_problem, reading_of
+from trainer.guandan.plays import Play, Reading, follow_words, reading_of
 from trainer.guandan.rules import GuandanRules
 
 Action = Union[tuple[Card, ...], str]
@@ -107,9 +107,9 @@ class HandState:
             self.hands[seat].remove(cards)  # raises, naming the missing card
         top = self.top.reading if self.top is not None else None
         reading = reading_of(cards, self.level, declared=declared, top=top, wild_reading=self.rules.wild_reading)
-        problem = play_problem(reading, top, self.level)
+        problem = follow_words(reading, top, self.level)
         if problem is not None:
-            raise IllegalPlayError(f"{format_cards(cards)} ({problem})")
+            raise IllegalPlayError(f"{format_cards(cards)} ({reading}) {problem}")
         return reading
 
     def act(self, seat: int, action: Action | Sequence[Card], declared: Reading | None = None) -> Reading | None:
