@@ -8,6 +8,7 @@ round, action, seat and reason.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,8 +23,8 @@ from trainer.guandan.rules import GuandanRules
 from trainer.guandan.scoring import LevelResult, check_places, level_gain
 from trainer.guandan.state import Action, HandState, RoundSummary
 from trainer.guandan.tribute import TributePlan, return_problem, tribute_plan
-from trainer.records import FORMAT, InvalidRecordError, _cards, known_id, record_envelope
 from trainer.engine.trump import parse_level
+from trainer.records import FORMAT, InvalidRecordError, _cards, known_id, record_envelope
 
 GAME = "guandan"
 HAND_SIZE = 27
@@ -440,3 +441,57 @@ def _step_json(step: Any, level: Level) -> list[Any]:
     if len(readings(step.action, level)) > 1:
         return [step.seat, cards, {"as": step.reading.to_json()}]
     return [step.seat, cards]
+
+
+_POSITION = re.compile(r"([0-9]{1,9})\.([0-9]{1,9})", re.ASCII)
+_COUNT = re.compile(r"#([0-9]{1,9})", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A moment in a Guandan deal (§6): after `actions` actions of the hand; `R.K`, `#n`, `0.0` or `end`."""
+
+    actions: int
+    text: str
+
+    @classmethod
+    def parse(cls, text: str, record: GuandanRecord) -> Position:
+        """Read `R.K` (after K actions of round R), `#n`, `0.0` (= `1.0`) or `end`, checked against the record."""
+        lengths = [len(rnd.actions) for rnd in record.rounds]
+        total = sum(lengths)
+        if text == "end":
+            return cls(total, text)
+        found = _COUNT.fullmatch(text)
+        if found is not None:
+            if int(found[1]) > total:
+                raise MalformedError(f"position {text!r}: the deal has {total} actions")
+            return cls(int(found[1]), text)
+        found = _POSITION.fullmatch(text)
+        if found is None:
+            raise MalformedError(f"position must be R.K (like 4.2), #n or end, not {shown(text)}")
+        number, within = int(found[1]), int(found[2])
+        if (number, within) == (0, 0):
+            return cls(0, text)
+        if not 1 <= number <= max(len(lengths), 1):
+            raise MalformedError(f"position {text!r}: the deal has {len(lengths)} rounds")
+        recorded = lengths[number - 1] if lengths else 0
+        if within > recorded:
+            raise MalformedError(f"position {text!r}: round {number} has {recorded} actions recorded")
+        return cls(sum(lengths[:number - 1]) + within, text)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def recorded_actions(record: GuandanRecord) -> list[tuple[int, int, RecordedAction]]:
+    """Every action as (round number, index within the round from 1, action), in order."""
+    return [(number, index, action) for number, rnd in enumerate(record.rounds, start=1)
+            for index, action in enumerate(rnd.actions, start=1)]
+
+
+def state_at(record: GuandanRecord, position: Position) -> HandState:
+    """The hand in play at `position` (the record is assumed valid: run `replay` first)."""
+    state = HandState.start(record.rules, record.level, record.playing_hands(), record.leader, keep_undo=False)
+    for _, _, action in recorded_actions(record)[:position.actions]:
+        state.act(action.seat, action.action, action.declared)
+    return state
