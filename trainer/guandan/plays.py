@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from trainer.engine.cards import BIG_JOKER, SMALL_JOKER, Card, format_cards
@@ -93,13 +92,21 @@ class Reading:
 
 def strength(reading: Reading, level: Level) -> tuple[int, int, int]:
     """The strength order of readings (§2.4): class, then rank (lv, or top position for runs), then type."""
-    if reading.rank is None:
-        rank = 0
-    elif reading.type in RUN_TYPES:
-        rank = reading.rank
-    else:
-        rank = level.rank_lv(reading.rank)
-    return reading.bomb_class, rank, _TYPE_ORDER[reading.type]
+    cache = _STRENGTHS[level.rank]
+    found = cache.get(reading)
+    if found is None:
+        if reading.rank is None:
+            rank = 0
+        elif reading.type in RUN_TYPES:
+            rank = reading.rank
+        else:
+            rank = level.rank_lv(reading.rank)
+        found = cache[reading] = (reading.bomb_class, rank, _TYPE_ORDER[reading.type])
+    return found
+
+
+_STRENGTHS: dict[int, dict[Reading, tuple[int, int, int]]] = {rank: {} for rank in range(2, ACE + 1)}
+"""Strengths already computed, per level rank (a few hundred readings each)."""
 
 
 def beats(play: Reading, top: Reading, level: Level) -> bool:
@@ -125,14 +132,19 @@ def beat_reason(play: Reading, top: Reading, level: Level) -> str:
 
 def readings(cards: Iterable[Card], level: Level) -> list[Reading]:
     """Every reading of the cards under `level`, strongest first (§2.1, §2.2); [] when they are none."""
-    return list(_readings(tuple(sorted(card.index for card in cards)), level))
+    key = tuple(sorted([card.index for card in cards]))
+    cache = _READINGS[level.rank]
+    found = cache.get(key)
+    if found is None:
+        found = tuple(sorted(_all_readings([Card.from_index(i) for i in key], level),
+                             key=lambda r: strength(r, level), reverse=True))
+        if len(cache) < 100_000:
+            cache[key] = found
+    return list(found)
 
 
-@lru_cache(maxsize=65536)
-def _readings(indices: tuple[int, ...], level: Level) -> tuple[Reading, ...]:
-    cards = [Card.from_index(i) for i in indices]
-    found = _all_readings(cards, level)
-    return tuple(sorted(found, key=lambda r: strength(r, level), reverse=True))
+_READINGS: dict[int, dict[tuple[int, ...], tuple[Reading, ...]]] = {rank: {} for rank in range(2, ACE + 1)}
+"""Readings already found, per level rank and sorted face indices."""
 
 
 def _all_readings(cards: Sequence[Card], level: Level) -> set[Reading]:

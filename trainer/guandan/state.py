@@ -15,13 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Union
 
-from trainer.engine.cards import Card, Hand, format_cards
+from trainer.engine.cards import Card, format_cards
 from trainer.engine.errors import IllegalPlayError
 from trainer.engine.seats import Seat
 from trainer.guandan.level import Level
 from trainer.guandan.plays import Play, Reading, follow_words, reading_of
 from trainer.guandan.rules import GuandanRules
 
+_FACES = tuple(Card.from_index(index) for index in range(54))
 Action = Union[tuple[Card, ...], str]
 """A play's cards in the order laid, or `"pass"`."""
 
@@ -52,7 +53,7 @@ class RoundSummary:
 class HandState:
     """One hand from the first lead to its end.
 
-    Read-only for callers: `hands` (a `Hand` per seat), `sizes`, `turn` (the seat to act, None once over),
+    Read-only for callers: `counts` (each hand as copies per face index: a multiset), `sizes`, `turn` (the seat to act, None once over),
     `leader` and `round_no` (the current round), `steps` (this round's), `top` and `owner` (its last play
     and player, None before the lead), `passed` (seats that passed since the top, bitmask), `places` (seats
     out, in order), `rounds` (ended rounds), `history` ((round, step) in order), `over`.
@@ -60,7 +61,7 @@ class HandState:
 
     rules: GuandanRules
     level: Level
-    hands: list[Hand]
+    counts: list[list[int]]
     sizes: list[int]
     turn: int | None
     leader: int
@@ -84,7 +85,10 @@ class HandState:
         """The hand before the first lead: `hands` the four playing hands (after 进贡/还贡), `leader` leads."""
         state = cls()
         state.rules, state.level, state.keep_undo = rules, level, keep_undo
-        state.hands = [Hand(hand) for hand in hands]
+        state.counts = [[0] * 54 for _ in range(4)]
+        for seat, hand in enumerate(hands):
+            for card in hand:
+                state.counts[seat][card.index] += 1
         state.sizes = [len(hand) for hand in hands]
         state.turn = state.leader = int(Seat.parse(leader))
         state.round_no, state.steps, state.top, state.owner, state.passed = 1, (), None, None, 0
@@ -98,13 +102,19 @@ class HandState:
 
     def hand(self, seat: int) -> list[Card]:
         """The cards `seat` holds now, by face."""
-        return list(self.hands[seat])
+        return [_FACES[index] for index, copies in enumerate(self.counts[seat]) for _ in range(copies)]
 
     def play_reading(self, seat: int, cards: Sequence[Card], declared: Reading | None = None) -> Reading:
         """The reading `seat`'s play would take now, checked (held, a reading, beats the top);
         `IllegalPlayError` says why not."""
-        if not self.hands[seat].contains(cards):
-            self.hands[seat].remove(cards)  # raises, naming the missing card
+        counts = self.counts[seat]
+        wanted: dict[int, int] = {}
+        for card in cards:
+            wanted[card.index] = wanted.get(card.index, 0) + 1
+        for index, copies in wanted.items():
+            if counts[index] < copies:
+                card = _FACES[index]
+                raise IllegalPlayError(f"does not hold {card.pretty}" + (f" ×{copies}" if copies > 1 else ""))
         top = self.top.reading if self.top is not None else None
         reading = reading_of(cards, self.level, declared=declared, top=top, wild_reading=self.rules.wild_reading)
         problem = follow_words(reading, top, self.level)
@@ -133,7 +143,9 @@ class HandState:
         else:
             removed = tuple(action)
             reading = self.play_reading(seat, removed, declared)
-            self.hands[seat].remove(removed)
+            counts = self.counts[seat]
+            for card in removed:
+                counts[card.index] -= 1
             self.sizes = self.sizes.copy()
             self.sizes[seat] -= len(removed)
             step = Step(seat, removed, reading, self.sizes[seat] == 0)
@@ -149,8 +161,9 @@ class HandState:
         self.history.pop()
         for name, value in zip(self._SAVED, saved):
             setattr(self, name, value)
-        if removed:
-            self.hands[seat].add(removed)
+        counts = self.counts[seat]
+        for card in removed:
+            counts[card.index] += 1
 
     def _play(self, seat: int, step: Step) -> None:
         self.steps += (step,)

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
-from trainer.engine.cards import BIG_JOKER, SMALL_JOKER, Card, Suit
+from trainer.engine.cards import SMALL_JOKER, Card, Suit
 from trainer.guandan.level import ACE, Level, rank_text
 from trainer.guandan.plays import Reading
 from trainer.guandan.records import Exchange, GuandanRecord, Position, recorded_actions, state_at
@@ -116,53 +116,73 @@ class GuandanTracker:
                      self.tianzha_played, self.view, self.exchanges, self.resist)
 
 
+class _Layout(NamedTuple):
+    """What a level fixes for the snapshot: ranks high first with their face indices, and per suit the
+    straight-flush windows (top, face indices; -1 for the wild's slot, never open)."""
+
+    order: tuple[int, ...]
+    faces: dict[int, tuple[int, ...]]
+    windows: dict[str, tuple[tuple[int, tuple[int, ...]], ...]]
+
+
+_LAYOUTS: dict[int, _Layout] = {}
+
+
+def _layout(level: Level) -> _Layout:
+    found = _LAYOUTS.get(level.rank)
+    if found is None:
+        order = level.ranks_high_first()
+        faces = {rank: tuple(c.index for c in FACES if c.rank == rank) for rank in order}
+        windows = {suit.letter: tuple(
+            (top, tuple(-1 if level.is_wild(card) else card.index
+                        for card in (Card(ACE if p == 1 else p, suit) for p in range(top - 4, top + 1))))
+            for top in range(5, ACE + 1)) for suit in Suit}
+        found = _LAYOUTS[level.rank] = _Layout(order, faces, windows)
+    return found
+
+
 def facts(seat: int, level: Level, played: Sequence[int], mine: Sequence[int], sizes: Sequence[int],
           plays: Sequence[Sequence[list[Any]]], bomb_plays: Counter[int], tianzha_played: bool, view: PublicView,
           exchanges: list[dict[str, Any]], resist: list[int]) -> dict[str, Any]:
     """The §7 snapshot from the counts per face (played, mine) and the public record of plays."""
+    layout = _layout(level)
     unseen = [2 - played[i] - mine[i] for i in range(54)]
     wild = level.wild.index
-    order = level.ranks_high_first()
-    by_rank: dict[int, list[int]] = {rank: [] for rank in order}
-    for card in FACES:
-        by_rank[card.rank].append(card.index)
-
-    def total(values: Sequence[int], rank: int) -> int:
-        return sum(values[i] for i in by_rank[rank])
-
-    ranks = {}
-    for rank in order:
-        count = 2 if rank >= SMALL_JOKER else 8
-        ranks[rank_text(rank)] = {"total": count, "played": total(played, rank), "mine": total(mine, rank),
-                                  "unseen": total(unseen, rank), "in_hands": count - total(played, rank)}
     unseen_wilds = unseen[wild]
-    higher = {rank_text(rank): sum(unseen[c.index] for c in FACES if level.lv(c) > level.rank_lv(rank))
-              for rank in order}
-    bombs = {}
-    for rank in order:
-        if rank >= SMALL_JOKER:
-            continue
-        n = total(unseen, rank) + (unseen_wilds if rank != level.rank else 0)
-        bombs[rank_text(rank)] = {"played": bomb_plays[rank], "max_unseen": n if n >= 4 else 0, "max_count": n // 4}
-    flushes = {suit.letter: _straight_flush_tops(suit, unseen, level) for suit in Suit}
+    ranks, higher, bombs = {}, {}, {}
+    above = 0
+    for rank in layout.order:
+        faces = layout.faces[rank]
+        name = rank_text(rank)
+        count = 2 if rank >= SMALL_JOKER else 8
+        gone = sum(played[i] for i in faces)
+        out = sum(unseen[i] for i in faces)
+        ranks[name] = {"total": count, "played": gone, "mine": sum(mine[i] for i in faces), "unseen": out,
+                       "in_hands": count - gone}
+        higher[name] = above
+        above += out
+        if rank < SMALL_JOKER:
+            n = out + (unseen_wilds if rank != level.rank else 0)
+            bombs[name] = {"played": bomb_plays[rank], "max_unseen": n if n >= 4 else 0, "max_count": n // 4}
+    flushes = {letter: [top for top, slots in windows
+                        if sum(1 for i in slots if i < 0 or not unseen[i]) <= unseen_wilds]
+               for letter, windows in layout.windows.items()}
     best = max((top for tops in flushes.values() for top in tops), default=None)
     largest = None if best is None else {"top": rank_text(best), "suits": [s for s, tops in flushes.items()
                                                                            if best in tops]}
     seats = []
     for q in range(4):
-        seat_plays = [list(play) for play in plays[q]]
+        seat_plays = list(plays[q])  # the entries are never changed once made
         seats.append({"seat": q, "relation": RELATIONS[(q - seat) % 4], "team": q % 2, "plays": seat_plays,
-                      "bombs": [play for play in seat_plays if play[2]["type"] in ("bomb", "straight_flush",
-                                                                                    "joker_bomb")],
+                      "bombs": [play for play in seat_plays if play[2]["type"] in _BOMBS],
                       "out": view.places.index(q) + 1 if q in view.places else None})
     top = None if view.top_seat is None else {"seat": view.top_seat, "cards": [str(c) for c in view.top_cards],
                                               "reading": _reading_json(view.top_reading)}
-    jokers = [i for i in range(54) if FACES[i].rank in (SMALL_JOKER, BIG_JOKER)]
     return {
         "seat": seat, "level": str(level), "wild": str(level.wild), "ranks": ranks,
         "wilds": {"total": 2, "played": played[wild], "mine": mine[wild], "unseen": unseen_wilds},
         "higher_unseen": higher, "bombs": bombs,
-        "tianzha": {"possible": sum(unseen[i] for i in jokers) == 4, "played": tianzha_played},
+        "tianzha": {"possible": ranks["SJ"]["unseen"] + ranks["BJ"]["unseen"] == 4, "played": tianzha_played},
         "straight_flushes": {s: [rank_text(t) for t in tops] for s, tops in flushes.items()},
         "largest_sf": largest, "hand_sizes": list(sizes), "seats": seats,
         "round": {"number": view.round, "leader": view.leader, "actions": view.actions, "top": top,
@@ -171,19 +191,7 @@ def facts(seat: int, level: Level, played: Sequence[int], mine: Sequence[int], s
     }
 
 
-def _straight_flush_tops(suit: Suit, unseen: Sequence[int], level: Level) -> list[int]:
-    """Tops (5…A) of the windows of `suit` the other seats could still make with the unseen wilds."""
-    wilds = unseen[level.wild.index]
-    tops = []
-    for top in range(5, ACE + 1):
-        closed = 0
-        for position in range(top - 4, top + 1):
-            card = Card(ACE if position == 1 else position, suit)
-            if level.is_wild(card) or not unseen[card.index]:
-                closed += 1
-        if closed <= wilds:
-            tops.append(top)
-    return tops
+_BOMBS = ("bomb", "straight_flush", "joker_bomb")
 
 
 def tracker_for(record: GuandanRecord, seat: int) -> GuandanTracker:
