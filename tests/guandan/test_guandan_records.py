@@ -4,6 +4,7 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,6 +17,9 @@ from trainer.guandan import GuandanRules, finish_kind, level_gain
 from trainer.guandan.bots import generate_records
 from trainer.guandan.records import (InvalidRecordError, parse_guandan_record, replay, result_json,
                                      verify_summary)
+
+Builder = Callable[..., dict[str, Any]]
+"""The `build` fixture (conftest.py): a record around chosen cards."""
 
 STANDARD = GuandanRules()
 RECORDS = generate_records(STANDARD, seed=11, count=6)
@@ -199,3 +203,32 @@ def test_random_deals_verify_and_round_trip(seed: int, preset: str, bots: str) -
         loser = 1 - result.winner
         assert result.levels[loser] in (rep.record.levels[loser], 2)
         assert parse_guandan_record(json.loads(json.dumps(data))).to_json() == data
+
+
+def test_the_specs_example_record(build: Builder) -> None:
+    """guandan.md §6: previous 0, 3, 1 (a 1-4) so seat 2 pays its partner its BJ and gets 4C back; seat 2
+    leads 33, nobody beats seat 3's 99; seat 3 leads 88 5C 5D + the wild 5H declared as 555 88."""
+    data = build({0: "4C", 2: "BJ 3S 3D", 3: "9S 9H 8S 8D 5H 5C 5D"}, [
+        {"leader": 2, "actions": [[2, ["3S", "3D"]], [3, ["9S", "9H"]], [0, "pass"], [1, "pass"], [2, "pass"]]},
+        {"leader": 3, "actions": [[3, ["8S", "8D", "5H", "5C", "5D"], {"as": {"type": "full_house", "rank": "5"}}],
+                                  [0, "pass"]]},
+    ], levels=["5", "3"], dajia=0, level="5", previous={"places": [0, 3, 1]},
+        tribute={"kind": "single", "exchanges": [{"from": 2, "to": 0, "card": "BJ", "returned": "4C"}]}, leader=2)
+    assert data["hands"][0][1] == "BJ"  # the other big joker is seat 0's, so seat 2 cannot resist
+    summary = verified(data)
+    assert summary["tribute"] == {"kind": "single", "leader": 2, "exchanges": data["tribute"]["exchanges"]}
+    assert summary["rounds"] == [
+        {"leader": 2, "winner": 3, "actions": 5, "partial": False, "jiefeng": False},
+        {"leader": 3, "winner": 3, "actions": 2, "partial": True, "jiefeng": False}]
+    assert not summary["complete"] and summary["result"] is None and summary["level"] == "5"
+    data["tribute"]["exchanges"][0]["returned"] = "BJ"  # a BJ is no card of 10 or lower
+    broken(data, "tribute, exchange 1: seat 0 returns BJ but holds a card of 10 or lower")
+
+
+def test_the_specs_error_line(build: Builder) -> None:
+    """`round 3, action 2, seat 1: … (pair_run to Q) does not beat pair_run to K` (here in round 1)."""
+    data = build({0: "JS JD QS QD KS KD", 1: "10S 10D JC JH QC QH"},
+                 [{"leader": 0, "actions": [[0, ["JS", "JD", "QS", "QD", "KS", "KD"]],
+                                            [1, ["10S", "10D", "JC", "JH", "QC", "QH"]]]}])
+    broken(data, r"^round 1, action 2, seat 1: 10S 10D JC JH QC QH \(pair_run to Q\) does not beat pair_run to K$",
+           IllegalPlayError)

@@ -2,40 +2,26 @@
 to a recount at every position of random deals (a property test)."""
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trainer.engine import full_deck, parse_cards
 from trainer.guandan import GuandanRules
 from trainer.guandan.bots import generate_records
 from trainer.guandan.records import Position, parse_guandan_record, replay
 from trainer.guandan.tracker import public_events, recount, track, tracker_for
 
+Builder = Callable[..., dict[str, Any]]
+"""The `build` fixture (conftest.py): a record around chosen cards."""
+
 SEAT1 = ("AS AS AH AH AC AC AD AD KS KS KH KH KC KC KD KD QS QS QH QH QC QC QD QD JS JS JH")
 
 
-def built(prefix: dict[int, str], rounds: list[dict[str, Any]]) -> dict[str, Any]:
-    """A first hand at level 2: the given cards in the given seats, the rest dealt in face order."""
-    hands: list[list[str]] = [[], [], [], []]
-    rest = Counter(str(card) for card in full_deck(2))
-    for seat, cards in prefix.items():
-        for card in parse_cards(cards):
-            hands[seat].append(str(card))
-            rest[str(card)] -= 1
-    pool = list(rest.elements())
-    for seat in range(4):
-        while len(hands[seat]) < 27:
-            hands[seat].append(pool.pop())
-    return {"format": "jipai-deal/1", "game": "guandan", "rules": "standard", "levels": ["2", "2"], "dajia": None,
-            "level": "2", "hands": hands, "leader": 0, "rounds": rounds}
-
-
-def test_a_wild_bomb_of_eights_seen_from_the_next_seat() -> None:
+def test_a_wild_bomb_of_eights_seen_from_the_next_seat(build: Builder) -> None:
     """Seat 0 leads 8♠ 8♦ 8♣ + the wild 2♥: what seat 1 (holding eight A, K, Q and JS JS JH) counts."""
-    data = built({0: "8S 8D 8C 2H", 1: SEAT1}, [{"leader": 0, "actions": [[0, ["8S", "8D", "8C", "2H"]]]}])
+    data = build({0: "8S 8D 8C 2H", 1: SEAT1}, [{"leader": 0, "actions": [[0, ["8S", "8D", "8C", "2H"]]]}])
     record = parse_guandan_record(data)
     replay(record)
     facts = track(record, 1, Position.parse("1.1", record))
@@ -62,8 +48,8 @@ def test_a_wild_bomb_of_eights_seen_from_the_next_seat() -> None:
     assert list(facts["ranks"])[:4] == ["BJ", "SJ", "2", "A"]
 
 
-def test_tianzha_played_and_no_longer_possible() -> None:
-    data = built({0: "SJ SJ BJ BJ"}, [{"leader": 0, "actions": [[0, ["SJ", "SJ", "BJ", "BJ"]], [1, "pass"]]}])
+def test_tianzha_played_and_no_longer_possible(build: Builder) -> None:
+    data = build({0: "SJ SJ BJ BJ"}, [{"leader": 0, "actions": [[0, ["SJ", "SJ", "BJ", "BJ"]], [1, "pass"]]}])
     record = parse_guandan_record(data)
     replay(record)
     facts = track(record, 2, Position.parse("end", record))
