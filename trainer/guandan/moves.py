@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from trainer.engine.cards import BIG_JOKER, RANK_NAMES, SMALL_JOKER, Card, Suit
 from trainer.guandan.level import ACE, Level
-from trainer.guandan.plays import Reading, beats, readings
+from trainer.guandan.plays import BOMB_TYPES, TYPES, Reading, beats, readings
 
 
 class Candidate(NamedTuple):
@@ -44,39 +44,52 @@ def _take(cards: list[Card], wilds: list[Card], count: int) -> list[Card] | None
     return cards[:natural] + wilds[:count - natural]
 
 
-def _window(top: int, length: int) -> list[int]:
-    return [ACE if position == 1 else position for position in range(top - length + 1, top + 1)]
+_WINDOWS = {length: tuple((top, tuple(ACE if p == 1 else p for p in range(top - length + 1, top + 1)))
+                           for top in range(length, ACE + 1)) for length in (2, 3, 5)}
+"""Run windows by length: (top, ranks from low to high; position 1 is the ace)."""
 
 
-def candidates(hand: Sequence[Card], level: Level) -> list[Candidate]:
-    """One play per shape the hand can make (declared readings), strongest shapes not preferred."""
+def candidates(hand: Sequence[Card], level: Level, wanted: frozenset[str] | None = None) -> list[Candidate]:
+    """One play per shape the hand can make (declared readings); `wanted` keeps only those types."""
     by_rank, wilds, small, big = _group(hand, level)
     found: list[Candidate] = []
+    want = wanted if wanted is not None else ALL_TYPES
 
     def add(cards: list[Card], reading: Reading) -> None:
         found.append(Candidate(tuple(cards), reading))
 
     for jokers in (small, big):
-        if jokers:
+        if jokers and "single" in want:
             add(jokers[:1], Reading("single", jokers[0].rank, 1))
-        if len(jokers) == 2:
+        if len(jokers) == 2 and "pair" in want:
             add(jokers, Reading("pair", jokers[0].rank, 2))
-    if len(small) == 2 and len(big) == 2:
+    if len(small) == 2 and len(big) == 2 and "joker_bomb" in want:
         add(small + big, Reading("joker_bomb", None, 4))
-    if wilds:
+    if wilds and "single" in want:
         add(wilds[:1], Reading("single", level.rank, 1))
+    sets = [(count, kind) for count, kind in ((1, "single"), (2, "pair"), (3, "triple")) if kind in want]
     for rank, cards in by_rank.items():
-        for count, kind in ((1, "single"), (2, "pair"), (3, "triple")):
+        if not cards:
+            continue
+        for count, kind in sets:
             taken = _take(cards, wilds, count)
             if taken is not None:
                 add(taken, Reading(kind, rank, count))
-        for size in range(4, len(cards) + len(wilds) + 1):
-            taken = _take(cards, wilds, size)
-            if taken is not None:
-                add(taken, Reading("bomb", rank, size))
-    _full_houses(by_rank, wilds, small, big, add)
-    _runs(by_rank, wilds, add)
+        if "bomb" in want:
+            for size in range(4, len(cards) + len(wilds) + 1):
+                taken = _take(cards, wilds, size)
+                if taken is not None:
+                    add(taken, Reading("bomb", rank, size))
+    if "full_house" in want:
+        _full_houses(by_rank, wilds, small, big, add)
+    if want & _RUNS:
+        _runs(by_rank, wilds, want, add)
     return found
+
+
+ALL_TYPES = frozenset(TYPES)
+_RUNS = frozenset({"straight", "pair_run", "triple_run", "straight_flush"})
+_BOMBS = frozenset(BOMB_TYPES)
 
 
 def _full_houses(by_rank: dict[int, list[Card]], wilds: list[Card], small: list[Card], big: list[Card],
@@ -103,22 +116,25 @@ def _full_houses(by_rank: dict[int, list[Card]], wilds: list[Card], small: list[
                 add(triple + pair, Reading("full_house", rank, 5))  # type: ignore[operator]
 
 
-def _runs(by_rank: dict[int, list[Card]], wilds: list[Card], add: object) -> None:
+def _runs(by_rank: dict[int, list[Card]], wilds: list[Card], want: frozenset[str], add: object) -> None:
     for kind, length, width in (("straight", 5, 1), ("pair_run", 3, 2), ("triple_run", 2, 3)):
-        for top in range(length, ACE + 1):
+        if kind not in want:
+            continue
+        for top, window in _WINDOWS[length]:
             cards: list[Card] = []
             missing = 0
-            for rank in _window(top, length):
+            for rank in window:
                 have = by_rank[rank][:width]
                 cards += have
                 missing += width - len(have)
             if missing <= len(wilds):
                 add(cards + wilds[:missing], Reading(kind, top, length * width))  # type: ignore[operator]
-    for suit in Suit:
-        for top in range(5, ACE + 1):
+    for suit in Suit if "straight_flush" in want else ():
+        of_suit = {rank: [card for card in cards if card.suit is suit][:1] for rank, cards in by_rank.items()}
+        for top, window in _WINDOWS[5]:
             cards = []
-            for rank in _window(top, 5):
-                cards += [card for card in by_rank[rank] if card.suit is suit][:1]
+            for rank in window:
+                cards += of_suit[rank]
             missing = 5 - len(cards)
             if missing <= len(wilds):
                 add(cards + wilds[:missing], Reading("straight_flush", top, 5))  # type: ignore[operator]
@@ -128,9 +144,11 @@ def legal_plays(hand: Sequence[Card], level: Level, top: Reading | None) -> list
     """The candidates that may be played now: all when leading, else those whose reading beats `top`;
     a straight made of one suit's naturals is only a straight flush, so such a straight is left out."""
     found = []
-    for candidate in candidates(hand, level):
-        if candidate.reading not in readings(candidate.cards, level):
+    wanted = None if top is None else _BOMBS if top.bomb else _BOMBS | {top.type}
+    for candidate in candidates(hand, level, wanted):
+        reading = candidate.reading
+        if reading not in readings(candidate.cards, level):
             continue
-        if top is None or beats(candidate.reading, top, level):
+        if top is None or beats(reading, top, level):
             found.append(candidate)
     return found
