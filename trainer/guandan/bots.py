@@ -8,6 +8,7 @@ uses wilds), and whole hands played out into records that verify (deterministic 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -40,14 +41,19 @@ def random_bot(state: HandState, rng: random.Random) -> Move:
     return choice.cards, choice.reading
 
 
-def _cost(candidate: Candidate, level: Level) -> tuple[int, int, tuple[int, int, int], int]:
+def _cost(candidate: Candidate, level: Level, ranks: Counter[int]) -> tuple[int, int, int, tuple[int, int, int], int]:
+    """How much a play spends: a bomb, a bomb broken (cards of a rank held 4+ times, not all played),
+    wilds, then strength (low first) and length (long first)."""
     wilds = sum(1 for card in candidate.cards if level.is_wild(card))
-    return (candidate.reading.bomb, wilds, strength(candidate.reading, level), -len(candidate.cards))
+    used = Counter(card.rank for card in candidate.cards if not level.is_wild(card))
+    broken = sum(1 for rank, count in used.items() if ranks[rank] >= 4 and count < ranks[rank])
+    return (candidate.reading.bomb, broken, wilds, strength(candidate.reading, level), -len(candidate.cards))
 
 
 def heuristic_bot(state: HandState, rng: random.Random) -> Move:
-    """Lead the cheapest play (no bomb, few wilds, low, long); follow an opponent with the cheapest play
-    that beats, bombing only when an opponent is close to going out; let the partner's top stand."""
+    """Lead the cheapest play (no bomb, no bomb broken, few wilds, low, long); follow an opponent with the
+    cheapest play that beats, bombing only when an opponent is close to going out (6 cards or fewer);
+    let the partner's top stand; go out when one play empties the hand."""
     seat = state.turn
     assert seat is not None
     hand = state.hand(seat)
@@ -56,7 +62,8 @@ def heuristic_bot(state: HandState, rng: random.Random) -> Move:
     finishing = [play for play in plays if len(play.cards) == len(hand)]
     if finishing:
         return finishing[0].cards, finishing[0].reading
-    plays.sort(key=lambda play: _cost(play, level))
+    ranks = Counter(card.rank for card in hand if not level.is_wild(card) and not card.is_joker)
+    plays.sort(key=lambda play: _cost(play, level, ranks))
     if state.top is None:
         best = plays[0]
         return best.cards, best.reading
@@ -64,8 +71,7 @@ def heuristic_bot(state: HandState, rng: random.Random) -> Move:
     assert owner is not None
     if owner == Seat(seat).partner:
         return "pass", None
-    danger = min(state.sizes[s] for s in range(4) if s % 2 != seat % 2 and not state.is_out(s)) <= 6 \
-        if any(s % 2 != seat % 2 and not state.is_out(s) for s in range(4)) else False
+    danger = min(state.sizes[s] for s in range(4) if s % 2 != seat % 2 and not state.is_out(s)) <= 6
     for play in plays:
         if not play.reading.bomb or danger:
             return play.cards, play.reading

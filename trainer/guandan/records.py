@@ -350,7 +350,8 @@ def replay(record: GuandanRecord) -> GuandanReplay:
         if state.over:
             raise InvalidRecordError(f"round {number}: the hand is over after round {number - 1}")
         if rnd.leader != state.leader:
-            why = "the first leader" if number == 1 else "接风" if state.rounds[-1].jiefeng else "the owner of the last top"
+            why = "the first leader" if number == 1 else \
+                "接风" if state.rounds[-1].jiefeng else "the owner of the last top"
             raise InvalidRecordError(f"round {number}: leader must be seat {state.leader} ({why}), the record says "
                                      f"{rnd.leader}")
         for index, action in enumerate(rnd.actions, start=1):

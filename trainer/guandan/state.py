@@ -53,7 +53,8 @@ class RoundSummary:
 class HandState:
     """One hand from the first lead to its end.
 
-    Read-only for callers: `counts` (each hand as copies per face index: a multiset), `sizes`, `turn` (the seat to act, None once over),
+    Read-only for callers: `counts` (each hand as copies per face index: a multiset), `sizes`, `turn`
+    (the seat to act, None once over),
     `leader` and `round_no` (the current round), `steps` (this round's), `top` and `owner` (its last play
     and player, None before the lead), `passed` (seats that passed since the top, bitmask), `places` (seats
     out, in order), `rounds` (ended rounds), `history` ((round, step) in order), `over`.

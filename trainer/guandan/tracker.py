@@ -47,7 +47,8 @@ class PublicView(NamedTuple):
 def public_view(state: HandState) -> PublicView:
     """The public view of a hand in play."""
     top = state.top
-    return PublicView(state.round_no, state.leader, len(state.steps), state.owner, top.cards if top is not None else (), top.reading if top is not None else None,
+    return PublicView(state.round_no, state.leader, len(state.steps), state.owner,
+                      top.cards if top is not None else (), top.reading if top is not None else None,
                       state.turn, state.places)
 
 
