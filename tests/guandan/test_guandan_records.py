@@ -15,8 +15,9 @@ from trainer.engine import IllegalPlayError, parse_cards
 from trainer.engine.trump import parse_level
 from trainer.guandan import GuandanRules, finish_kind, level_gain
 from trainer.guandan.bots import generate_records
-from trainer.guandan.records import (InvalidRecordError, parse_guandan_record, replay, result_json,
+from trainer.guandan.records import (InvalidRecordError, Position, parse_guandan_record, replay, result_json,
                                      verify_summary)
+from trainer.guandan.tracker import track
 
 Builder = Callable[..., dict[str, Any]]
 """The `build` fixture (conftest.py): a record around chosen cards."""
@@ -232,3 +233,67 @@ def test_the_specs_error_line(build: Builder) -> None:
                                             [1, ["10S", "10D", "JC", "JH", "QC", "QH"]]]}])
     broken(data, r"^round 1, action 2, seat 1: 10S 10D JC JH QC QH \(pair_run to Q\) does not beat pair_run to K$",
            IllegalPlayError)
+
+
+def test_a_double_tribute_record(build: Builder) -> None:
+    """After a 1-2 (0, 2) both losers pay: seat 1's BJ to the 上游 seat 0, seat 3's SJ to seat 2 (二游);
+    the payer of the 上游 (seat 1) leads."""
+    data = build({0: "4C", 1: "BJ 7S", 2: "3C", 3: "SJ"},
+                 [{"leader": 1, "actions": [[1, ["7S"]], [2, "pass"], [3, "pass"], [0, "pass"]]}],
+                 levels=["5", "2"], dajia=0, level="5", previous={"places": [0, 2]}, leader=1,
+                 tribute={"kind": "double", "exchanges": [{"from": 1, "to": 0, "card": "BJ", "returned": "4C"},
+                                                          {"from": 3, "to": 2, "card": "SJ", "returned": "3C"}]})
+    assert "BJ" not in data["hands"][3] and data["hands"][1].count("BJ") == 1
+    summary = verified(data)
+    assert summary["tribute"]["kind"] == "double" and summary["rounds"][0]["winner"] == 1
+    swapped = copy.deepcopy(data)
+    swapped["tribute"]["exchanges"].reverse()
+    broken(swapped, "seat 1 pays seat 0, the record says seat 3 to seat 2")
+    data["leader"] = data["rounds"][0]["leader"] = 3
+    broken(data, "leader: §4.3 gives seat 1")
+
+
+def test_a_resist_record(build: Builder) -> None:
+    """[N] 抗贡: the 下游 (seat 3 after 0, 1, 2) holds both BJ; nobody pays and the 上游 leads."""
+    data = build({0: "7S", 3: "BJ BJ"}, [{"leader": 0, "actions": [[0, ["7S"]]]}], levels=["4", "2"], dajia=0,
+                 level="4", previous={"places": [0, 1, 2]}, leader=0, tribute={"kind": "resist", "exchanges": []})
+    summary = verified(data)
+    assert summary["tribute"] == {"kind": "resist", "exchanges": [], "leader": 0}
+    record = parse_guandan_record(data)
+    assert track(record, 1, Position.parse("end", record))["resist"] == [3]
+    data["tribute"] = {"kind": "single", "exchanges": []}
+    broken(data, "tribute, kind: §4.2 gives resist")
+
+
+@pytest.mark.parametrize(("rules", "ok"), [("jiangsu-club", True), ("standard", False)])
+def test_undeclared_wild_plays_read_by_the_rules(build: Builder, rules: str, ok: bool) -> None:
+    """[S] "否则只当小牌用": undeclared, 55 88 + wild is 555 88 under jiangsu-club (666 33 beats it), and
+    888 55 under standard (666 33 does not)."""
+    data = build({0: "5S 5D 8S 8D 2H", 1: "6S 6D 6C 3S 3D"},
+                 [{"leader": 0, "actions": [[0, ["5S", "5D", "8S", "8D", "2H"]], [1, ["6S", "6D", "6C", "3S", "3D"]]]}],
+                 rules=rules)
+    if ok:
+        assert verified(data)["rounds"][0]["winner"] == 1
+    else:
+        broken(data, r"round 1, action 2, seat 1: .*full_house of 6\) does not beat full_house of 8", IllegalPlayError)
+
+
+def test_more_copies_of_a_face_than_two_decks_hold_is_malformed(build: Builder) -> None:
+    data = build({0: "5S 5S"}, [{"leader": 0, "actions": [[0, ["5S", "5S", "5S"]]]}])
+    with pytest.raises(InvalidRecordError, match="round 1, action 1: 3 copies of 5S"):
+        parse_guandan_record(data)
+
+
+def test_jiefeng_rounds_follow_a_finished_owner() -> None:
+    """接风 in generated deals: the owner went out with its top and its partner leads the next round."""
+    seen = 0
+    for data in generate_records(STANDARD, seed=3, count=12):
+        summary = verified(data)
+        rounds = summary["rounds"]
+        for before, after in zip(rounds, rounds[1:]):
+            if before["jiefeng"]:
+                seen += 1
+                assert after["leader"] == (before["winner"] + 2) % 4 and before["winner"] in data["places"]
+            else:
+                assert after["leader"] == before["winner"]
+    assert seen
