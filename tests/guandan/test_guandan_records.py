@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trainer.engine import IllegalPlayError, parse_cards
+from trainer.engine import IllegalPlayError, MalformedError, parse_cards
 from trainer.engine.trump import parse_level
 from trainer.guandan import GuandanRules, finish_kind, level_gain
 from trainer.guandan.bots import generate_records
@@ -297,3 +297,18 @@ def test_jiefeng_rounds_follow_a_finished_owner() -> None:
             else:
                 assert after["leader"] == before["winner"]
     assert seen
+
+
+@pytest.mark.parametrize(("text", "actions"), [("0.0", 0), ("1.0", 0), ("1.2", 2), ("#3", 3), ("2.1", None)])
+def test_positions(text: str, actions: int | None) -> None:
+    record = parse_guandan_record(RECORDS[0])
+    first = len(record.rounds[0].actions)
+    assert Position.parse(text, record).actions == (first + 1 if actions is None else actions)
+    total = sum(len(rnd.actions) for rnd in record.rounds)
+    assert Position.parse("end", record).actions == total
+
+
+@pytest.mark.parametrize("text", ["1.99", "999.0", "#9999", "x", "1.", "-1.0", "１.0"])
+def test_bad_positions_are_malformed(text: str) -> None:
+    with pytest.raises(MalformedError, match="position"):
+        Position.parse(text, parse_guandan_record(RECORDS[0]))
