@@ -118,12 +118,11 @@ class GuandanTracker:
 
 
 class _Layout(NamedTuple):
-    """What a level fixes for the snapshot: ranks high first with their face indices, and per suit the
-    straight-flush windows (top, face indices; -1 for the wild's slot, never open)."""
+    """What a level fixes for the snapshot: ranks high first with their names and face indices, and per
+    suit the faces of natural positions 1 (the ace) … 14, None for the wild's slot (never open)."""
 
-    order: tuple[int, ...]
-    faces: dict[int, tuple[int, ...]]
-    windows: dict[str, tuple[tuple[int, tuple[int, ...]], ...]]
+    order: tuple[tuple[int, str, tuple[int, ...]], ...]
+    slots: tuple[tuple[str, tuple[int | None, ...]], ...]
 
 
 _LAYOUTS: dict[int, _Layout] = {}
@@ -132,13 +131,12 @@ _LAYOUTS: dict[int, _Layout] = {}
 def _layout(level: Level) -> _Layout:
     found = _LAYOUTS.get(level.rank)
     if found is None:
-        order = level.ranks_high_first()
-        faces = {rank: tuple(c.index for c in FACES if c.rank == rank) for rank in order}
-        windows = {suit.letter: tuple(
-            (top, tuple(-1 if level.is_wild(card) else card.index
-                        for card in (Card(ACE if p == 1 else p, suit) for p in range(top - 4, top + 1))))
-            for top in range(5, ACE + 1)) for suit in Suit}
-        found = _LAYOUTS[level.rank] = _Layout(order, faces, windows)
+        order = tuple((rank, rank_text(rank), tuple(c.index for c in FACES if c.rank == rank))
+                      for rank in level.ranks_high_first())
+        slots = tuple((suit.letter, tuple(None if level.is_wild(card) else card.index for card in
+                                          (Card(ACE if p == 1 else p, suit) for p in range(1, ACE + 1))))
+                      for suit in Suit)
+        found = _LAYOUTS[level.rank] = _Layout(order, slots)
     return found
 
 
@@ -147,30 +145,35 @@ def facts(seat: int, level: Level, played: Sequence[int], mine: Sequence[int], s
           exchanges: list[dict[str, Any]], resist: list[int]) -> dict[str, Any]:
     """The §7 snapshot from the counts per face (played, mine) and the public record of plays."""
     layout = _layout(level)
-    unseen = [2 - played[i] - mine[i] for i in range(54)]
+    unseen = [2 - p - m for p, m in zip(played, mine)]
     wild = level.wild.index
     unseen_wilds = unseen[wild]
     ranks, higher, bombs = {}, {}, {}
     above = 0
-    for rank in layout.order:
-        faces = layout.faces[rank]
-        name = rank_text(rank)
+    for rank, name, faces in layout.order:
         count = 2 if rank >= SMALL_JOKER else 8
-        gone = sum(played[i] for i in faces)
-        out = sum(unseen[i] for i in faces)
-        ranks[name] = {"total": count, "played": gone, "mine": sum(mine[i] for i in faces), "unseen": out,
-                       "in_hands": count - gone}
+        gone = sum([played[i] for i in faces])
+        held = sum([mine[i] for i in faces])
+        out = count - gone - held
+        ranks[name] = {"total": count, "played": gone, "mine": held, "unseen": out, "in_hands": count - gone}
         higher[name] = above
         above += out
         if rank < SMALL_JOKER:
             n = out + (unseen_wilds if rank != level.rank else 0)
             bombs[name] = {"played": bomb_plays[rank], "max_unseen": n if n >= 4 else 0, "max_count": n // 4}
-    flushes = {letter: [top for top, slots in windows
-                        if sum(1 for i in slots if i < 0 or not unseen[i]) <= unseen_wilds]
-               for letter, windows in layout.windows.items()}
-    best = max((top for tops in flushes.values() for top in tops), default=None)
+    flushes: dict[str, list[int]] = {}
+    for letter, slots in layout.slots:
+        closed = [1 if index is None or not unseen[index] else 0 for index in slots]
+        window = sum(closed[:5])
+        tops = [5] if window <= unseen_wilds else []
+        for top in range(6, ACE + 1):  # slide the window one position up: top-4 … top
+            window += closed[top - 1] - closed[top - 6]
+            if window <= unseen_wilds:
+                tops.append(top)
+        flushes[letter] = tops
+    best = max((tops[-1] for tops in flushes.values() if tops), default=None)
     largest = None if best is None else {"top": rank_text(best), "suits": [s for s, tops in flushes.items()
-                                                                           if best in tops]}
+                                                                           if tops and tops[-1] == best]}
     seats = []
     for q in range(4):
         seat_plays = list(plays[q])  # the entries are never changed once made
