@@ -56,6 +56,7 @@ def candidates(hand: Sequence[Card], level: Level, wanted: frozenset[str] | None
     want = wanted if wanted is not None else ALL_TYPES
 
     def add(cards: list[Card], reading: Reading) -> None:
+        """Keep one candidate."""
         found.append(Candidate(tuple(cards), reading))
 
     for jokers in (small, big):

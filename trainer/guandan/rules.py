@@ -41,6 +41,11 @@ class GuandanRules:
         rules = parse_options(spec, PRESETS, OPTION_VALUES, game="guandan ")
         return rules if a_limit is None else replace(rules, a_limit=a_limit)
 
+    @property
+    def decks(self) -> int:
+        """Two decks (108 cards): the most copies of a face."""
+        return 2
+
     def to_json(self) -> str | dict[str, Any]:
         """The shortest record form: the preset name, or the preset and the options that differ."""
         return options_json(self, PRESETS)

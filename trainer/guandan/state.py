@@ -171,31 +171,22 @@ class HandState:
         self.top, self.owner, self.passed = Play(step.action, step.reading), seat, 0  # type: ignore[arg-type]
         if step.last:
             self.places += (seat,)
-            if len(self.places) == 3 or Seat(seat).partner in self.places:
+            if hand_over(self.places):
                 self._end_round(None, partial=False)
                 self.over, self.turn = True, None
                 return
-        self.turn = self._next_in(seat)
+        self.turn = next_in(seat, self.places)
 
     def _pass(self, seat: int, step: Step) -> None:
         self.steps += (step,)
         self.passed |= 1 << seat
-        waiting = [s for s in range(4) if s != self.owner and s not in self.places and not self.passed >> s & 1]
-        if waiting:
-            self.turn = self._next_in(seat)
-            return
         owner = self.owner
         assert owner is not None
-        if owner in self.places:
-            self._end_round(Seat(owner).partner, partial=False, jiefeng=True)
-        else:
-            self._end_round(owner, partial=False)
-
-    def _next_in(self, seat: int) -> int:
-        seat = (seat + 1) % 4
-        while seat in self.places:
-            seat = (seat + 1) % 4
-        return seat
+        if not round_over(owner, self.passed, self.places):
+            self.turn = next_in(seat, self.places)
+            return
+        leader, jiefeng = round_leader(owner, self.places)
+        self._end_round(leader, partial=False, jiefeng=jiefeng)
 
     def _end_round(self, next_leader: int | None, *, partial: bool, jiefeng: bool = False) -> None:
         self.rounds += (RoundSummary(self.leader, self.steps, self.owner, jiefeng, partial),)
@@ -209,3 +200,26 @@ class HandState:
         if self.over or not self.steps:
             return None
         return RoundSummary(self.leader, self.steps, self.owner, False, True)
+
+
+def next_in(seat: int, places: Sequence[int]) -> int:
+    """The seat that acts after `seat`: the next in play order still holding cards."""
+    seat = (seat + 1) % 4
+    while seat in places:
+        seat = (seat + 1) % 4
+    return seat
+
+
+def round_over(owner: int, passed: int, places: Sequence[int]) -> bool:
+    """§3.1: every seat still holding cards other than the owner has passed since the top (`passed` a bitmask)."""
+    return all(s == owner or s in places or passed >> s & 1 for s in range(4))
+
+
+def round_leader(owner: int, places: Sequence[int]) -> tuple[int, bool]:
+    """The next round's leader and whether it is 接风: the owner, or its partner when the owner went out."""
+    return (int(Seat(owner).partner), True) if owner in places else (owner, False)
+
+
+def hand_over(places: Sequence[int]) -> bool:
+    """§3.2: both seats of a team are out, or three seats are."""
+    return len(places) >= 3 or (len(places) == 2 and Seat(places[0]).partner == places[1])
