@@ -72,8 +72,14 @@ def test_beats_takes_the_strongest_beating_reading_and_lists_them() -> None:
 def test_beats_checks_the_top_first() -> None:
     assert ask("beats", level="2", top=["3S", "4D"], play=["3S", "4D"])["reason"] == "invalid_top"
     assert ask("beats", level="2", top=["3S"], play=["3S", "4D"])["reason"] == "invalid_play"
+    # two wilds and 333 cannot be 222 33 (the triple would need a third 2): a declared top that is no reading
     assert ask("beats", level="2", top=["2H", "2H", "3S", "3D", "3C"], top_as={"type": "full_house", "rank": "2"},
-               play=["4S", "4D", "4C", "5S", "5D"])["beats"] is False  # 22 333 declared as 222 33: L above 4
+               play=["4S", "4D", "4C", "5S", "5D"])["reason"] == "invalid_top"
+    # declared as 333 + a pair, the top is beaten by 444 55; undeclared it is the 5-card bomb of 3
+    assert ask("beats", level="2", top=["2H", "2H", "3S", "3D", "3C"], top_as={"type": "full_house", "rank": "3"},
+               play=["4S", "4D", "4C", "5S", "5D"])["beats"] is True
+    assert ask("beats", level="2", top=["2H", "2H", "3S", "3D", "3C"], play=["4S", "4D", "4C", "5S", "5D"])[
+        "reason"] == "needs_bomb"
 
 
 @pytest.mark.parametrize(("fields", "ok", "reason"), [
