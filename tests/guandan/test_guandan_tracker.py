@@ -2,15 +2,17 @@
 to a recount at every position of random deals (a property test)."""
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trainer.guandan import GuandanRules
+from trainer.guandan import GuandanRules, HandState
 from trainer.guandan.bots import generate_records
-from trainer.guandan.records import Position, parse_guandan_record, replay
+from trainer.guandan.records import GuandanRecord, Position, parse_guandan_record, replay
 from trainer.guandan.tracker import public_events, recount, track, tracker_for
 
 Builder = Callable[..., dict[str, Any]]
@@ -87,3 +89,25 @@ def test_incremental_equals_recount_at_every_position(seed: int, bots: str) -> N
             check_invariants(facts)
         assert facts["places_so_far"] == data["places"]
         assert facts["exchanges"] == data.get("tribute", {}).get("exchanges", [])
+
+
+def test_tracker_holds_only_what_its_seat_may_see(reachable: Callable[[object], list[object]]) -> None:
+    """The observer cannot peek: nothing it can reach is the record or the hand in play, and the only
+    cards it counts as held are its own."""
+    record = parse_guandan_record(generate_records(GuandanRules(), 4, 2)[1])
+    for seat in range(4):
+        tracker = tracker_for(record, seat)
+        for event in public_events(record):
+            tracker.observe(event)
+        objects = reachable(tracker)
+        assert not any(isinstance(item, (GuandanRecord, HandState)) for item in objects)
+        own = record.playing_hands()[seat]
+        played = sum(len(event.cards) for event in public_events(record) if event.seat == seat)
+        assert sum(tracker.mine) == len(own) - played
+
+
+def test_the_engine_imports_no_web_code() -> None:
+    code = ("import sys, trainer.guandan, trainer.guandan.records, trainer.guandan.tracker, trainer.guandan.bots; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('flask', 'sqlmodel', 'sqlalchemy', 'jinja2')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
