@@ -58,6 +58,10 @@ def test_natural_readings(cards: str, level: str, expected: list[str]) -> None:
     "SJ SJ BJ",  # three jokers
     "SJ SJ SJ BJ BJ",
     "QS KS AS SJ BJ",  # jokers never in runs
+    "SJ 5S",  # a joker pairs only with its own kind
+    "5S BJ",
+    "BJ BJ 5S 5D",  # nor makes a bomb with other cards
+    "SJ SJ 5S 5D 6S",  # a 三带两's pair of jokers needs a triple
 ])
 def test_no_reading(cards: str) -> None:
     assert read(cards) == []

@@ -157,7 +157,7 @@ def _all_readings(cards: Sequence[Card], level: Level) -> set[Reading]:
     if jokers:
         if n == 1:
             found.add(Reading("single", cards[0].rank, 1))
-        elif n == 2 and len(jokers) == 1 and not wilds:
+        elif n == 2 and jokers[cards[0].rank] == 2:
             found.add(Reading("pair", cards[0].rank, 2))
         elif n == 4 and jokers[SMALL_JOKER] == 2 and jokers[BIG_JOKER] == 2:
             found.add(Reading("joker_bomb", None, 4))
