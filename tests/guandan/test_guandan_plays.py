@@ -1,11 +1,13 @@
 """掼蛋 plays and readings (guandan.md §2), one test per example of the spec and the seed's 第五、六条."""
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trainer.engine import Card, IllegalPlayError, MalformedError, full_deck, parse_cards
+from trainer.engine import Card, IllegalPlayError, MalformedError, Suit, full_deck, parse_cards
 from trainer.guandan import Level, Reading, beats, choose, play_problem, reading_of, readings
 from trainer.guandan.plays import beat_reason, strength
 
@@ -210,3 +212,80 @@ def test_readings_are_sorted_and_each_beats_only_weaker(picks: list[int], level_
     for reading in found:
         assert reading.size == len(cards)
         assert not beats(reading, reading, level)
+
+
+def natural_readings(cards: list[Card]) -> set[Reading]:
+    """An independent classifier of cards read as they are (every card its own face; §2.1)."""
+    n = len(cards)
+    ranks = sorted(card.rank for card in cards)
+    jokers = [card for card in cards if card.is_joker]
+    counts = sorted(Counter(ranks).values())
+    found: set[Reading] = set()
+    if n == 1:
+        found.add(Reading("single", ranks[0], 1))
+    if n == 2 and ranks[0] == ranks[1]:
+        found.add(Reading("pair", ranks[0], 2))
+    if n == 4 and ranks == [15, 15, 16, 16]:
+        found.add(Reading("joker_bomb", None, 4))
+    if jokers and n != 5:
+        return found
+    if n == 3 and counts == [3]:
+        found.add(Reading("triple", ranks[0], 3))
+    if 4 <= n <= 10 and counts == [n]:
+        found.add(Reading("bomb", ranks[0], n))
+    if n == 5 and counts == [2, 3]:
+        triple = next(rank for rank in ranks if ranks.count(rank) == 3)
+        if triple < 15:
+            found.add(Reading("full_house", triple, 5))
+    if jokers:
+        return found
+    for kind, length, width in (("straight", 5, 1), ("pair_run", 3, 2), ("triple_run", 2, 3)):
+        if n != length * width:
+            continue
+        for ace in (1, 14):
+            positions = sorted(ace if rank == 14 else rank for rank in ranks)
+            wanted = sorted(p for p in range(positions[0], positions[0] + length) for _ in range(width))
+            if positions == wanted:
+                top = positions[-1]
+                if kind == "straight" and len({card.suit for card in cards}) == 1:
+                    found.add(Reading("straight_flush", top, 5))
+                else:
+                    found.add(Reading(kind, top, n))
+    return found
+
+
+NON_JOKERS = [Card.from_index(i) for i in range(52)]
+
+
+@st.composite
+def shaped_cards(draw: st.DrawFn) -> tuple[list[Card], str]:
+    """Cards likely to form shapes: a few ranks in a row, two suits, jokers and the two wilds."""
+    level = draw(st.sampled_from(["2", "7", "A"]))
+    low = draw(st.integers(1, 10))
+    ranks = [14 if r == 1 else r for r in range(low, low + 5)]
+    suits = draw(st.lists(st.sampled_from(list(Suit)), min_size=1, max_size=2, unique=True))
+    pool = [Card(rank, suit) for rank in ranks for suit in suits] * 2 + [Card(15), Card(15), Card(16), Card(16)]
+    wild = Level.parse(level).wild
+    pool = [card for card in pool if card is not wild] + [wild, wild]
+    picks = draw(st.lists(st.integers(0, len(pool) - 1), min_size=1, max_size=10, unique=True))
+    return [pool[i] for i in picks], level
+
+
+@settings(max_examples=250, deadline=None)
+@given(shaped_cards())
+def test_readings_equal_every_substitution_of_the_wilds(case: tuple[list[Card], str]) -> None:
+    """Property (§2.2): the readings of a play are exactly the natural readings of the plays its wilds
+    could stand for (each wild any non-joker card), with a play made only of wilds read as level cards."""
+    cards, level_name = case
+    level = Level.parse(level_name)
+    wilds = [card for card in cards if level.is_wild(card)]
+    rest = [card for card in cards if not level.is_wild(card)]
+    if not rest:
+        expected = {Reading(("single", "pair")[len(wilds) - 1], level.rank, len(wilds))}
+    else:
+        expected = set()
+        stand_ins = [()] if not wilds else [(a,) for a in NON_JOKERS] if len(wilds) == 1 else \
+            [(a, b) for i, a in enumerate(NON_JOKERS) for b in NON_JOKERS[i:]]
+        for stand_in in stand_ins:
+            expected |= natural_readings(rest + list(stand_in))
+    assert set(readings(cards, level)) == expected
