@@ -1,6 +1,7 @@
 """进贡, 还贡 and 抗贡 between hands, and the first lead (guandan.md §4.2, §4.3).
 
 >>> from trainer.engine.cards import parse_cards
+>>> from trainer.guandan.level import rank_text
 >>> hands = [parse_cards("3S 4D"), [], parse_cards("BJ 9S 5H"), []]
 >>> plan = tribute_plan([0, 3, 1], hands, Level.parse("5"))
 >>> plan.kind, plan.leader, [(t.payer, t.receiver, rank_text(t.rank)) for t in plan.tributes]
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 from trainer.engine.cards import BIG_JOKER, Card
 from trainer.engine.errors import MalformedError
-from trainer.guandan.level import Level, rank_text
+from trainer.guandan.level import Level
 from trainer.guandan.rules import GuandanRules
 from trainer.guandan.scoring import check_places, last_place
 
