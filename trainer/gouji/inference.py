@@ -13,7 +13,7 @@ from typing import Any
 
 from trainer.gouji.plays import BIG, SMALL, THREE, THRESHOLDS, TWO, VALUE_NAMES, VALUE_OF, VALUES_HIGH_TO_LOW
 from trainer.gouji.tracker import GOUJI_RANKS, GoujiSnapshot
-from trainer.tracking.inference import Cell, InconsistentError, Transport, _Flow
+from trainer.tracking.inference import Transport
 
 FORBIDDEN_BY_PAYMENT = {TWO: (), SMALL: (TWO,), BIG: (TWO, SMALL), None: (TWO, SMALL, BIG)}
 """What a buyer served by an opponent cannot hold, by what it paid (it paid the first of 2, SJ, BJ it had)."""
@@ -71,34 +71,8 @@ class GoujiInference(Transport):
         self.limits = cell_limits(snap)
         self.holders = list(self.limits)
         self.values = [v for v in VALUES_HIGH_TO_LOW if snap.unseen[v]]
-        flow = self.flow = _Flow()
-        self.source, self.sink = flow.node(), flow.node()
-        self.holder_node = {q: flow.node() for q in self.holders}
-        self.cells: dict[tuple[int, int], Cell] = {}
-        capacity = {q: snap.hand_sizes[q] for q in self.holders}
-        supply = {}
-        for q, limits in self.limits.items():
-            for value, (low, high) in limits.items():
-                if low > high:
-                    raise InconsistentError(f"seat {q} must hold {low} of {VALUE_NAMES[value]} but can hold {high}")
-        for value in self.values:
-            node = flow.node()
-            supply[value] = snap.unseen[value]
-            for q in self.holders:
-                low, high = self.limits[q][value]
-                supply[value] -= low
-                capacity[q] -= low
-                self.cells[q, value] = Cell(q, value, low, flow.arc(node, self.holder_node[q], high - low), node)
-            if supply[value] < 0:
-                raise InconsistentError(f"more {VALUE_NAMES[value]} are known to be held than are unseen")
-            flow.arc(self.source, node, supply[value])
-        if any(c < 0 for c in capacity.values()):
-            raise InconsistentError("known cards exceed what a hand can hold")
-        for q in self.holders:
-            flow.arc(self.holder_node[q], self.sink, capacity[q])
-        if sum(supply.values()) != sum(capacity.values()):
-            raise InconsistentError("unseen cards and hand sizes disagree")
-        self._solve(sum(supply.values()))
+        self._network(self.limits, self.values, snap.unseen, {q: snap.hand_sizes[q] for q in self.holders},
+                      VALUE_NAMES.__getitem__)
 
     def rank_bounds(self, q: int, value: int) -> tuple[int, int]:
         """[min, max] cards of `value` seat q holds ([0, 0] when none is unseen)."""

@@ -100,6 +100,7 @@ class GuandanTracker:
         self.plays: list[list[list[Any]]] = [[], [], [], []]
         self.bomb_plays: Counter[int] = Counter()
         self.tianzha_played = False
+        self.moves = tuple(exchanges)
         self.exchanges = [exchange.to_json() for exchange in exchanges]
         self.resist = sorted(resist)
         self.view = PublicView(1, leader, 0, None, (), None, leader, ())
@@ -143,6 +144,10 @@ class GuandanTracker:
         if event.view.places != self.view.places:
             self._seats = [None] * 4
         self.view = event.view
+
+    def played_rank_by(self, q: int, rank: int) -> int:
+        """How many cards of `rank` seat q has played."""
+        return sum(self.played_by[q][face.index] for face in FACES if face.rank == rank)
 
     def snapshot(self) -> dict[str, Any]:
         """The §7 fields as JSON (keys fixed; ranks in level order high first, suits S H C D)."""

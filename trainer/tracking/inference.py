@@ -175,6 +175,40 @@ class Transport:
         self.banned = {self.source, self.sink}
         self._reach: dict[int, set[int]] = {}
 
+    def _network(self, limits: dict[int, dict[int, tuple[int, int]]], items: list[int], supply: dict[int, int],
+                 sizes: dict[int, int], name: Callable[[int], str]) -> None:
+        """Build and solve the plain network source → item (`supply` copies) → holder (each cell within
+        `limits[holder][item]` = (low, high)) → sink (`sizes` cards), for subclasses whose cells are all
+        direct; `name` names an item in the errors."""
+        for q, bounds in limits.items():
+            for item, (low, high) in bounds.items():
+                if low > high:
+                    raise InconsistentError(f"seat {q} must hold {low} of {name(item)} but can hold {high}")
+        flow = self.flow = _Flow()
+        self.source, self.sink = flow.node(), flow.node()
+        self.holder_node = {q: flow.node() for q in limits}
+        self.cells = {}
+        capacity = dict(sizes)
+        left = {}
+        for item in items:
+            node = flow.node()
+            left[item] = supply[item]
+            for q, bounds in limits.items():
+                low, high = bounds[item]
+                left[item] -= low
+                capacity[q] -= low
+                self.cells[q, item] = Cell(q, item, low, flow.arc(node, self.holder_node[q], high - low), node)
+            if left[item] < 0:
+                raise InconsistentError(f"more {name(item)} are known to be held than are unseen")
+            flow.arc(self.source, node, left[item])
+        if any(c < 0 for c in capacity.values()):
+            raise InconsistentError("known cards exceed what a hand can hold")
+        for q in limits:
+            flow.arc(self.holder_node[q], self.sink, capacity[q])
+        if sum(left.values()) != sum(capacity.values()):
+            raise InconsistentError("unseen cards and hand sizes disagree")
+        self._solve(sum(left.values()))
+
     def _greedy(self) -> None:
         """Fill most of the flow directly (source → item → holder → sink) before augmenting."""
         flow = self.flow
