@@ -62,3 +62,62 @@ def test_the_true_hands_are_consistent(seed: int, bots: str, seat: int) -> None:
                         assert inference["bomb_max"][str(q)][name] >= (size if size >= 4 else 0)
                 if held[SMALL_JOKER] == held[BIG_JOKER] == 2:
                     assert inference["can_tianzha"][str(q)]
+
+
+SEAT1 = "3H 3H 5S 5S 5H 5H 5C 5C 5D 5D 6S 6S 6H 6H 6C 6C 6D 6D 7S 7S 7H 7H 7C 7C 7D 7D 8D"
+"""The viewer: both wilds of level 3, no A, no joker."""
+SEAT2 = "AS AH AC AD KS KH KC KD QS QH QC QD JS JH JC JD 10S 10H 10C 10D 9S 9H 9C 9D 8S 8H 8C"
+"""The 下游 of the previous hand (1-4: 0, 1, 3 out): its highest is an A."""
+
+
+def tribute_record(build: Builder, actions: list[Any]) -> Any:
+    """Level 3 after a 1-4: seat 2 pays AS to seat 0, which returns 4C; seat 2 leads `actions`."""
+    data = build({0: "4C", 1: SEAT1, 2: SEAT2}, [{"leader": 2, "actions": actions}] if actions else [], levels=["3", "2"], dajia=0,
+                 level="3", previous={"places": [0, 1, 3]}, leader=2,
+                 tribute={"kind": "single", "exchanges": [{"from": 2, "to": 0, "card": "AS", "returned": "4C"}]})
+    record = parse_guandan_record(data)
+    replay(record)
+    return record
+
+
+def test_a_payer_holds_nothing_above_its_tribute(build: Builder) -> None:
+    """Seat 2 paid an A: seen from seat 1 (both wilds in hand) it holds no level card, joker or wild, so its
+    highest single is an A, it cannot make 天炸, and its biggest A bomb is the 7 As seat 0 does not keep."""
+    record = tribute_record(build, [])
+    facts = track_inference(record, 1, Position.parse("0.0", record))
+    inference = facts["inference"]
+    assert inference["holdings"]["2"]["SJ"] == [0, 0] and inference["holdings"]["2"]["BJ"] == [0, 0]
+    assert inference["holdings"]["2"]["3"] == [0, 0]
+    assert "W" not in inference["holdings"]["2"]  # no wild is unseen
+    assert inference["max_single"] == {"0": "BJ", "2": "A", "3": "BJ"}
+    assert inference["can_tianzha"] == {"0": True, "2": False, "3": True}
+    assert inference["bomb_max"]["2"]["A"] == 7 and inference["bomb_max"]["2"]["3"] == 0
+    assert inference["bomb_max"]["0"]["A"] == 8
+    assert inference["holdings"]["0"]["A"][0] == 1 and inference["holdings"]["2"]["4"][0] == 1
+    assert inference["certain"]["0"] == ["A"] and inference["certain"]["2"] == ["4"]
+    assert facts["exchanges"] == [{"from": 2, "to": 0, "card": "AS", "returned": "4C"}]
+    assert facts["resist"] == [] and facts["places_so_far"] == []
+
+
+def test_a_received_card_played_is_no_longer_certain(build: Builder) -> None:
+    """Seat 2 leads the 4C it received: its 4s are no longer certain, and its hand is one card smaller."""
+    record = tribute_record(build, [[2, ["4C"]]])
+    inference = track_inference(record, 1, Position.parse("1.1", record))["inference"]
+    assert inference["holdings"]["2"]["4"][0] == 0 and inference["certain"]["2"] == []
+    assert inference["certain"]["0"] == ["A"]
+
+
+def test_resisting_seat_keeps_its_big_jokers(build: Builder) -> None:
+    """抗贡: seat 2 showed both BJ; seen from seat 1 it holds them, and only it can make 天炸."""
+    data = build({1: SEAT1, 2: "BJ BJ " + SEAT2.split(" ", 2)[2]}, [],
+                 levels=["3", "2"], dajia=0, level="3", previous={"places": [0, 1, 3]}, leader=0,
+                 tribute={"kind": "resist"})
+    record = parse_guandan_record(data)
+    replay(record)
+    facts = track_inference(record, 1, Position.parse("0.0", record))
+    assert facts["resist"] == [2]
+    inference = facts["inference"]
+    assert inference["holdings"]["2"]["BJ"] == [2, 2] and inference["certain"]["2"] == ["BJ", "BJ"]
+    assert inference["holdings"]["0"]["BJ"] == [0, 0]
+    assert inference["can_tianzha"] == {"0": False, "2": True, "3": False}
+    assert inference["max_single"]["2"] == "BJ"
