@@ -22,7 +22,7 @@ from typing import Any
 
 from trainer.engine.cards import BIG_JOKER, SMALL_JOKER, Card
 from trainer.guandan.records import GuandanRecord, Position
-from trainer.guandan.tracker import FACES, GuandanTracker, public_events, tracker_for
+from trainer.guandan.tracker import FACES, GuandanTracker, tracker_at
 from trainer.tracking.inference import Transport
 
 WILD = 0
@@ -117,9 +117,5 @@ def infer_json(tracker: GuandanTracker) -> dict[str, Any]:
 
 def track_inference(record: GuandanRecord, seat: int, position: Position) -> dict[str, Any]:
     """The tier-1 snapshot for `seat` at `position` with its tier-2 `inference` object."""
-    tracker = tracker_for(record, seat)
-    for number, event in enumerate(public_events(record)):
-        if number >= position.actions:
-            break
-        tracker.observe(event)
+    tracker = tracker_at(record, seat, position)
     return {**tracker.snapshot(), "inference": infer_json(tracker)}

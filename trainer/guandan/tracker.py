@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from trainer.engine.cards import SMALL_JOKER, Card, Suit
 from trainer.guandan.level import ACE, Level, rank_text
-from trainer.guandan.plays import Reading
+from trainer.guandan.plays import BOMB_TYPES, Reading
 from trainer.guandan.records import Exchange, GuandanRecord, Position, recorded_actions, state_at
 from trainer.guandan.state import HandState
 from trainer.guandan.tribute import tribute_plan
@@ -98,6 +98,7 @@ class GuandanTracker:
         self.played_by = [[0] * 54 for _ in range(4)]
         self.sizes = [27, 27, 27, 27]
         self.plays: list[list[list[Any]]] = [[], [], [], []]
+        self.bombs_of: list[list[list[Any]]] = [[], [], [], []]
         self.bomb_plays: Counter[int] = Counter()
         self.tianzha_played = False
         self.moves = tuple(exchanges)
@@ -109,6 +110,7 @@ class GuandanTracker:
         self._names = dict(self.layout.order)
         self._dirty: set[int] = set()
         self._unseen_moved = False
+        self._stale = True
         self._flushes: list[list[int] | None] = [None] * 4
         self._flush_json: dict[str, Any] | None = None
         self._flush_tops: list[list[int]] = [[], [], [], []]
@@ -136,13 +138,18 @@ class GuandanTracker:
             self.sizes[q] -= len(event.cards)
             reading = event.reading
             assert reading is not None
-            self.plays[q] = [*self.plays[q], [event.label, [str(c) for c in event.cards], reading.to_json()]]
+            entry = [event.label, [str(c) for c in event.cards], reading.to_json()]
+            self.plays[q] = [*self.plays[q], entry]
+            if reading.bomb:
+                self.bombs_of[q] = [*self.bombs_of[q], entry]
             if reading.type == "bomb":
                 self.bomb_plays[reading.rank] += 1  # type: ignore[index]
             self.tianzha_played |= reading.type == "joker_bomb"
             self._seats[q] = None
+            self._stale = True
         if event.view.places != self.view.places:
             self._seats = [None] * 4
+            self._stale = True
         self.view = event.view
 
     def played_rank_by(self, q: int, rank: int) -> int:
@@ -151,6 +158,15 @@ class GuandanTracker:
 
     def snapshot(self) -> dict[str, Any]:
         """The §7 fields as JSON (keys fixed; ranks in level order high first, suits S H C D)."""
+        if self._stale:
+            self._refresh()
+        if self._top[0] is not self.view.top_cards:
+            self._top = (self.view.top_cards, top_entry(self.view))
+        return assemble(self.seat, self.level, self._counts, self._flush_json, self._seats,  # type: ignore[arg-type]
+                        self.sizes, self.view, self._top[1], self.exchanges, self.resist)
+
+    def _refresh(self) -> None:
+        """Rebuild the parts the plays and places since the last snapshot changed."""
         layout, wild = self.layout, self.level.wild.index
         unseen_wilds = 2 - self.played[wild] - self.mine[wild]
         if self._dirty:
@@ -163,14 +179,11 @@ class GuandanTracker:
         if moved:
             self._flush_tops = list(flushes)  # type: ignore[arg-type]
             self._flush_json = flush_facts(self._flush_tops)
-        if self._top[0] is not self.view.top_cards:
-            self._top = (self.view.top_cards, top_entry(self.view))
         seats = self._seats
         for q in range(4):
             if seats[q] is None:
-                seats[q] = seat_entry(q, self.seat, self.plays[q], self.view.places)
-        return assemble(self.seat, self.level, self._counts, self._flush_json, seats,  # type: ignore[arg-type]
-                        self.sizes, self.view, self._top[1], self.exchanges, self.resist)
+                seats[q] = seat_entry(q, self.seat, self.plays[q], self.bombs_of[q], self.view.places)
+        self._stale = False
 
 
     def _update_counts(self, unseen_wilds: int) -> None:
@@ -277,10 +290,11 @@ def flush_tops(slots: Sequence[int | None], played: Sequence[int], mine: Sequenc
     return tops
 
 
-def seat_entry(q: int, seat: int, plays: list[list[Any]], places: Sequence[int]) -> dict[str, Any]:
-    """`seats[q]` seen from `seat`; `plays` is taken as it is (never changed once handed over)."""
-    return {"seat": q, "relation": RELATIONS[(q - seat) % 4], "team": q % 2, "plays": plays,
-            "bombs": [play for play in plays if play[2]["type"] in _BOMBS],
+def seat_entry(q: int, seat: int, plays: list[list[Any]], bombs: list[list[Any]],
+               places: Sequence[int]) -> dict[str, Any]:
+    """`seats[q]` seen from `seat`; `plays` and `bombs` (its bomb plays) are taken as they are (never
+    changed once handed over)."""
+    return {"seat": q, "relation": RELATIONS[(q - seat) % 4], "team": q % 2, "plays": plays, "bombs": bombs,
             "out": places.index(q) + 1 if q in places else None}
 
 
@@ -316,9 +330,6 @@ def assemble(seat: int, level: Level, counts: dict[str, Any], flushes: dict[str,
     }
 
 
-_BOMBS = ("bomb", "straight_flush", "joker_bomb")
-
-
 def tracker_for(record: GuandanRecord, seat: int) -> GuandanTracker:
     """A tracker for `seat` at the first lead of a (valid) record."""
     plan = tribute_plan(record.previous, record.hands, record.level)
@@ -326,14 +337,19 @@ def tracker_for(record: GuandanRecord, seat: int) -> GuandanTracker:
                           record.leader)
 
 
-def track(record: GuandanRecord, seat: int, position: Position) -> dict[str, Any]:
-    """The tier-1 snapshot for `seat` at `position`, kept incrementally."""
+def tracker_at(record: GuandanRecord, seat: int, position: Position) -> GuandanTracker:
+    """`seat`'s tracker fed every public event before `position`."""
     tracker = tracker_for(record, seat)
     for number, event in enumerate(public_events(record)):
         if number >= position.actions:
             break
         tracker.observe(event)
-    return tracker.snapshot()
+    return tracker
+
+
+def track(record: GuandanRecord, seat: int, position: Position) -> dict[str, Any]:
+    """The tier-1 snapshot for `seat` at `position`, kept incrementally."""
+    return tracker_at(record, seat, position).snapshot()
 
 
 def recount(record: GuandanRecord, seat: int, position: Position) -> dict[str, Any]:
@@ -372,6 +388,7 @@ def recount(record: GuandanRecord, seat: int, position: Position) -> dict[str, A
     counts = count_facts(level, played_rank, mine_rank, (played[wild], mine[wild]), bomb_plays, tianzha)
     flushes = flush_facts([flush_tops(slots, played, mine, unseen_wilds) for slots in _layout(level).slots])
     view = public_view(state)
-    seats = [seat_entry(q, seat, listed[q], view.places) for q in range(4)]
+    seats = [seat_entry(q, seat, listed[q], [p for p in listed[q] if p[2]["type"] in BOMB_TYPES], view.places)
+             for q in range(4)]
     return assemble(seat, level, counts, flushes, seats, sizes, view, top_entry(view),
                     [e.to_json() for e in record.exchanges], sorted(plan.resist))
