@@ -5,8 +5,8 @@ The fixed set of complete deals is made in this run by the seeded heuristic bots
 (`trainer.guandan.bots`), one match of `--deals` hands, so every run measures the same work. Prints the
 figure by wall-clock and by the process's own CPU time (the machine may be shared). Targets (issue 24):
 verify ≥ 500 deals/s; tracking tier 1 × 4 seats ≥ 100 deals/s; tier 2 median ≤ 10 ms a position
-(every position of every deal, one seat per deal in turn, the tier-2 object built by max-flow); bots ≥ 30 deals/s, heuristic partners
-beating random partners in ≥ 80 % of hands, every generated deal verifying.
+(every position of every deal, one seat per deal in turn, the tier-2 object built by max-flow);
+bots ≥ 30 deals/s, heuristic partners beating random partners in ≥ 80 % of hands, every generated deal verifying.
 
     python bench/guandan.py [--deals N] [--part verify|tracking|tier2|bots|all]
 """

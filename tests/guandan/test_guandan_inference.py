@@ -72,8 +72,9 @@ SEAT2 = "AS AH AC AD KS KH KC KD QS QH QC QD JS JH JC JD 10S 10H 10C 10D 9S 9H 9
 
 def tribute_record(build: Builder, actions: list[Any]) -> Any:
     """Level 3 after a 1-4: seat 2 pays AS to seat 0, which returns 4C; seat 2 leads `actions`."""
-    data = build({0: "4C", 1: SEAT1, 2: SEAT2}, [{"leader": 2, "actions": actions}] if actions else [], levels=["3", "2"], dajia=0,
-                 level="3", previous={"places": [0, 1, 3]}, leader=2,
+    rounds = [{"leader": 2, "actions": actions}] if actions else []
+    data = build({0: "4C", 1: SEAT1, 2: SEAT2}, rounds, levels=["3", "2"], dajia=0, level="3",
+                 previous={"places": [0, 1, 3]}, leader=2,
                  tribute={"kind": "single", "exchanges": [{"from": 2, "to": 0, "card": "AS", "returned": "4C"}]})
     record = parse_guandan_record(data)
     replay(record)

@@ -311,7 +311,8 @@ def top_entry(view: PublicView) -> dict[str, Any] | None:
     """`round.top`: the top's seat, cards and reading, or None."""
     if view.top_seat is None:
         return None
-    return {"seat": view.top_seat, "cards": [str(c) for c in view.top_cards], "reading": _reading_json(view.top_reading)}
+    return {"seat": view.top_seat, "cards": [str(c) for c in view.top_cards],
+            "reading": _reading_json(view.top_reading)}
 
 
 def assemble(seat: int, level: Level, counts: dict[str, Any], flushes: dict[str, Any], seats: list[dict[str, Any]],
