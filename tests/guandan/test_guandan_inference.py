@@ -96,6 +96,8 @@ def test_a_payer_holds_nothing_above_its_tribute(build: Builder) -> None:
     assert inference["bomb_max"]["0"]["A"] == 8
     assert inference["holdings"]["0"]["A"][0] == 1 and inference["holdings"]["2"]["4"][0] == 1
     assert inference["certain"]["0"] == ["A"] and inference["certain"]["2"] == ["4"]
+    assert facts["level"] == "3" and facts["wild"] == "3H"
+    assert facts["wilds"] == {"total": 2, "played": 0, "mine": 2, "unseen": 0}
     assert facts["exchanges"] == [{"from": 2, "to": 0, "card": "AS", "returned": "4C"}]
     assert facts["resist"] == [] and facts["places_so_far"] == []
 
