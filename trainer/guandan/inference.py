@@ -76,10 +76,6 @@ class GuandanInference(Transport):
         self._network(limits, self.faces, dict(enumerate(unseen)), {q: tracker.sizes[q] for q in self.holders},
                       names.__getitem__)
 
-    def face_bounds(self, q: int, face: int) -> tuple[int, int]:
-        """[min, max] cards of `face` seat q holds ([0, 0] when none is unseen)."""
-        return self.bounds(q, face) if (q, face) in self.cells else (0, 0)
-
     def bomb_max(self, q: int, rank: int) -> int:
         """The largest bomb of `rank` (its cards plus the wilds) seat q can hold at once, 0 below 4."""
         most = self.group_bounds(q, lambda face: face in (rank, WILD))[1]
