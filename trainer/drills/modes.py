@@ -35,6 +35,11 @@ FLASH_FASTER, FLASH_SLOWER, FLASH_RIGHTS = 0.8, 1.25, 3
 """Three right in a row: F × 0.8; a miss: F × 1.25."""
 
 
+def mode_of(drill: Any) -> str:
+    """How a drill asks (`definitions.MODES`): a 够级 drill or a signal quiz is a replay."""
+    return getattr(drill, "mode", "replay")
+
+
 def trick_ends(record: DealRecord) -> list[int]:
     """The play counts at which each trick is complete, in order."""
     ends, plays = [], 0
@@ -47,12 +52,12 @@ def trick_ends(record: DealRecord) -> list[int]:
 def plan_run(drill: Drill, record: DealRecord, seed: int, events: Sequence[PlayEvent] | None = None) -> RunPlan:
     """The viewer seat and the checkpoints of a run of `drill` (`runs.plan_run` for a replay drill): a running
     count stops after every trick but the last; a flash after `checkpoint_count` tricks drawn by the seed."""
-    if drill.mode == "replay":
+    if mode_of(drill) == "replay":
         return replay_plan(drill, record, seed, events)
     rng = random.Random(seed)
     seat = drill.choose_viewer(record, rng)
     ends = trick_ends(record)
-    if drill.mode == "running":
+    if mode_of(drill) == "running":
         return RunPlan(seat, ends[:-1] if len(ends) > 1 else ends)
     return RunPlan(seat, sorted(rng.sample(ends, min(drill.checkpoint_count, len(ends)))))
 
@@ -70,10 +75,10 @@ def run_questions(drill: Drill, record: DealRecord, seat: int, checkpoints: Sequ
                   events: Sequence[PlayEvent], count: int | None = None) -> list[Asked]:
     """The questions of a run at its first `count` checkpoints (all by default), in order (`runs.run_questions`
     for a replay drill)."""
-    if drill.mode == "replay":
+    if mode_of(drill) == "replay":
         return replay_questions(drill, record, seat, checkpoints, seed, events, count)
     chosen = list(checkpoints[:count] if count is not None else checkpoints)
-    if drill.mode == "running":
+    if mode_of(drill) == "running":
         kind, suit = next(iter(drill.questions)), running_suit(drill, record, seed)
         found = []
         for plays, snap in zip(chosen, snapshots_after(record, seat, chosen, events), strict=True):
@@ -146,7 +151,7 @@ def streak(answers: Sequence[Graded]) -> int:
 def stops_at(drill: Drill, correct: bool) -> bool:
     """Whether a run of `drill` ends after an answer graded `correct`: a running count's miss, when it stops
     at the first miss (`Drill.stop_at_miss`)."""
-    return drill.mode == "running" and drill.stop_at_miss and not correct
+    return mode_of(drill) == "running" and drill.stop_at_miss and not correct
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from trainer.drills import gouji as gouji_drills
 from trainer.drills.definitions import Drill, load_drills
 from trainer.drills.families import family_of
 from trainer.drills.gouji import GoujiDrill
-from trainer.drills.modes import plan_run, run_questions
+from trainer.drills.modes import mode_of, plan_run, run_questions
 from trainer.drills.questions import Question, trivial_question
 from trainer.drills.runs import position_after, snapshot_after
 from trainer.engine.cards import Card
@@ -176,7 +176,7 @@ def _line(drill: Any, deal: str, run: int, seat: int, position: str, index: int,
     if yes_no and visible["opening"] is not None:
         visible = {**visible, "opening": visible["opening"] == "yes"}
     return {"drill": drill.id, "deal": deal, "run": run, "seat": seat, "position": position, "checkpoint": index,
-            "type": question.type, "family": family_of(question.type, game), "mode": getattr(drill, "mode", "replay"),
+            "type": question.type, "family": family_of(question.type, game), "mode": mode_of(drill),
             "kind": "yesno" if yes_no else question.kind, "subject": subject, "prompt": dict(question.prompt),
             "options": options, "answer": answer, "visible": visible}
 

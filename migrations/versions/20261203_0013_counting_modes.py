@@ -1,0 +1,50 @@
+"""counting modes: each answer's reveal pace and flash time, the best running-count streak per quantity, the
+flash time and level per player (training.md §5)
+
+Revision ID: 0013
+Revises: 0012
+Create Date: 2026-12-03
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = '0013'
+down_revision: str | None = '0012'
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table('attempts', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('pace', sa.Float(), nullable=True))
+        batch_op.add_column(sa.Column('flash_ms', sa.Integer(), nullable=True))
+    op.create_table(
+        'running_bests',
+        sa.Column('user_id', sa.Integer(), nullable=False),
+        sa.Column('quantity', sa.String(length=32), nullable=False),
+        sa.Column('best', sa.Integer(), nullable=False),
+        sa.Column('reached', sa.DateTime(), nullable=False),
+        sa.ForeignKeyConstraint(['user_id'], ['users.id'], ondelete='CASCADE'),
+        sa.PrimaryKeyConstraint('user_id', 'quantity'),
+    )
+    op.create_table(
+        'flash_levels',
+        sa.Column('user_id', sa.Integer(), nullable=False),
+        sa.Column('ms', sa.Integer(), nullable=False),
+        sa.Column('in_row', sa.Integer(), nullable=False),
+        sa.Column('level', sa.Integer(), nullable=True),
+        sa.ForeignKeyConstraint(['user_id'], ['users.id'], ondelete='CASCADE'),
+        sa.PrimaryKeyConstraint('user_id'),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table('flash_levels')
+    op.drop_table('running_bests')
+    with op.batch_alter_table('attempts', schema=None) as batch_op:
+        batch_op.drop_column('flash_ms')
+        batch_op.drop_column('pace')
