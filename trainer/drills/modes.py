@@ -14,7 +14,7 @@ before and after the trick, so it is exact.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -23,6 +23,7 @@ from trainer.drills.questions import QUESTION_TYPES, SIDE_SUITS, Question, _seat
 from trainer.drills.runs import Asked, RunPlan, position_after, snapshots_after
 from trainer.drills.runs import plan_run as replay_plan
 from trainer.drills.runs import run_questions as replay_questions
+from trainer.engine.trump import SUIT_NAMES
 from trainer.records import DealRecord
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import PlayEvent, public_events
@@ -95,29 +96,37 @@ def _flash_question(drill: Drill, record: DealRecord, seat: int, plays: int, see
     and after its last play; the type drawn by the drill's weights from (seed, index) among those whose answer
     is not 0 or none (all of them when every one is), so that 0 comes up only for a trick that changed nothing
     (training.md §1's "common answers not over-represented")."""
-    start = plays - len(record.tricks[position_after(record, plays).trick - 1].plays)
-    before, after = snapshots_after(record, seat, [start, plays], events)
     position = position_after(record, plays)
+    trick = record.tricks[position.trick - 1]
+    start = plays - len(trick.plays)
+    before, after = snapshots_after(record, seat, [start, plays], events)
     was, now = facts_json(before, str(position_after(record, start))), facts_json(after, str(position))
+    led = record.ctx.suit_of[trick.plays[0][0].index]
+    failed = {(trick.leader + k) % 4 for k, play in enumerate(trick.plays)
+              if any(record.ctx.suit_of[card.index] != led for card in play)}
     rng = random.Random(f"{seed}:{index}")
-    questions = {kind: flash_question(kind, was, now, seat) for kind in drill.questions}
+    questions = {kind: flash_question(kind, was, now, seat, failed, SUIT_NAMES[led]) for kind in drill.questions}
     told = {kind: q for kind, q in questions.items() if q.answer} or questions
     kinds = sorted(told)
     return Asked(told[rng.choices(kinds, weights=[drill.questions[k] for k in kinds])[0]], after, now, position)
 
 
-def flash_question(kind: str, was: dict[str, Any], now: dict[str, Any], seat: int) -> Question:
+def flash_question(kind: str, was: dict[str, Any], now: dict[str, Any], seat: int, failed: Collection[int],
+                   led: str) -> Question:
     """A flash question of type `kind` about one trick, answered by the tracker's facts before it (`was`) and
-    after it (`now`) from `seat`."""
+    after it (`now`) from `seat`: the trumps played since, the points no longer unplayed, and the other seats
+    that showed a void in it — of those that did not follow the led suit `led` (`failed`), the ones the
+    tracker now holds void in it."""
     if kind == "flash_trumps":
         return Question(kind, "number", {"zh": "这一轮出了几张主？", "en": "How many trumps fell in this trick?"},
                         now["trumps"]["played"] - was["trumps"]["played"], "trumps.played")
     if kind == "flash_points":
         return Question(kind, "number", {"zh": "这一轮有多少分？", "en": "How many points were in this trick?"},
                         was["score"]["unplayed"] - now["score"]["unplayed"], "score.unplayed")
-    shown = [q for q, suits in now["voids"].items() if set(suits) - set(was["voids"].get(q, ()))]
-    return Question(kind, "multi", {"zh": "这一轮谁表明绝门了？", "en": "Who showed a void in this trick?"},
-                    sorted(shown), "voids", options=_seat_options(seat))
+    shown = [str(q) for q in sorted(failed) if q != seat and led in now["voids"].get(str(q), ())]
+    return Question(kind, "multi", {"zh": "这一轮谁绝门了（没跟上首家的花色）？",
+                                    "en": "Who showed a void in this trick (did not follow the led suit)?"},
+                    shown, "voids", suit=led, options=_seat_options(seat))
 
 
 def deal_questions(drill: Drill, record: DealRecord, seed: int) -> tuple[RunPlan, list[Asked]]:
