@@ -10,13 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from trainer.bots.generate import generate_records
+from flash_tricks import trick_answers
 from trainer.cli import main
 from trainer.drills.definitions import DRILLS_DIR, Drill, load_drills
 from trainer.drills.modes import (FLASH_MAX_MS, FLASH_MIN_MS, FlashState, deal_questions, mode_of, next_flash,
                                   plan_run, run_questions, stops_at, streak)
 from trainer.drills.sample import curriculum, run_seed, sample
 from trainer.engine.errors import MalformedError
-from trainer.engine.trump import SUIT_NAMES, TRUMP
+from trainer.engine.trump import SUIT_NAMES
 from trainer.records import Position, load_record, parse_record
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import public_events, track
@@ -65,12 +66,8 @@ def test_a_flash_asks_what_its_trick_changed(path) -> None:
         assert set(plan.checkpoints) <= set(_trick_end_positions(record))
         for entry in asked:
             trick = record.tricks[entry.position.trick - 1]
-            cards = [card for play in trick.plays for card in play]
             led = ctx.suit_of[trick.plays[0][0].index]
-            failed = [str((trick.leader + k) % 4) for k, play in enumerate(trick.plays)
-                      if any(ctx.suit_of[c.index] != led for c in play) and (trick.leader + k) % 4 != plan.seat]
-            answers = {"flash_trumps": sum(ctx.suit_of[c.index] == TRUMP for c in cards),
-                       "flash_points": sum(c.points for c in cards), "flash_voids": sorted(failed)}
+            answers = trick_answers(record, plan.seat, entry.position.trick)
             question = entry.question
             assert question.answer == answers[question.type], (question.type, entry.position)
             if question.type == "flash_voids":
