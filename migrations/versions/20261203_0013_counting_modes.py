@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import sqlalchemy as sa
+import sqlmodel
 from alembic import op
 
 revision: str = '0013'
@@ -27,7 +28,7 @@ def upgrade() -> None:
         sa.Column('user_id', sa.Integer(), nullable=False),
         sa.Column('quantity', sa.String(length=32), nullable=False),
         sa.Column('best', sa.Integer(), nullable=False),
-        sa.Column('reached', sa.DateTime(), nullable=False),
+        sa.Column('reached', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
         sa.ForeignKeyConstraint(['user_id'], ['users.id'], ondelete='CASCADE'),
         sa.PrimaryKeyConstraint('user_id', 'quantity'),
     )
