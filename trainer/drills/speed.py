@@ -8,7 +8,8 @@ answers, oldest first, so the daily scheduler, /stats and the tests compute the 
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 COUNT_SPEED_WINDOW, COUNT_SPEED_SHARE = 20, 0.9
@@ -22,15 +23,52 @@ class Paced(NamedTuple):
     correct: bool
 
 
-def kept(answers: Sequence[Paced], window: int, share: float, harder: Callable[[float, float], bool]) -> float | None:
-    """The hardest setting `s` of `answers` (oldest first) whose last `window` answers at `s` or harder
-    (`harder(setting, s)`) are right at `share` or more; None when no setting has `window` such answers kept."""
-    best: float | None = None
-    for setting in sorted({answer.pace for answer in answers}):
-        recent = [answer.correct for answer in answers if harder(answer.pace, setting)][-window:]
-        if len(recent) == window and sum(recent) >= share * window and (best is None or harder(setting, best)):
-            best = setting
-    return best
+class Kept:
+    """The hardest setting kept so far, answer by answer (`add`, oldest first; `value`): for each setting met,
+    the last `window` answers at it or harder (`harder(setting, at)`), so a history is read once."""
+
+    def __init__(self, window: int, share: float, harder: Callable[[float, float], bool]) -> None:
+        self.window, self.share, self.harder = window, share, harder
+        self.answers: list[Paced] = []
+        self.recent: dict[float, deque[bool]] = {}
+
+    def add(self, answer: Paced) -> None:
+        """One more answer: counted at its own setting and every easier one (a new setting reads the history)."""
+        if answer.pace not in self.recent:
+            self.recent[answer.pace] = deque((a.correct for a in self.answers if self.harder(a.pace, answer.pace)),
+                                             maxlen=self.window)
+        self.answers.append(answer)
+        for setting, last in self.recent.items():
+            if self.harder(answer.pace, setting):
+                last.append(answer.correct)
+
+    def value(self) -> float | None:
+        """The hardest setting whose last `window` answers at it or harder are right at `share` or more (None:
+        none has `window` such answers kept: unclear)."""
+        best: float | None = None
+        for setting, last in self.recent.items():
+            if len(last) == self.window and sum(last) >= self.share * self.window and (
+                    best is None or self.harder(setting, best)):
+                best = setting
+        return best
+
+
+def kept(answers: Iterable[Paced], window: int, share: float, harder: Callable[[float, float], bool]) -> float | None:
+    """`Kept.value` after all of `answers` (oldest first)."""
+    tally = Kept(window, share, harder)
+    for answer in answers:
+        tally.add(answer)
+    return tally.value()
+
+
+def faster(pace: float, at: float) -> bool:
+    """Whether a reveal pace is `at` or faster (more cards per second)."""
+    return pace >= at
+
+
+def shorter(ms: float, at: float) -> bool:
+    """Whether a flash time is `at` or shorter."""
+    return ms <= at
 
 
 def count_speed(answers: Iterable[Paced]) -> float | None:
@@ -43,7 +81,7 @@ def count_speed(answers: Iterable[Paced]) -> float | None:
     >>> count_speed([Paced(2.0, True)] * 20 + [Paced(4.0, False)] * 2), count_speed([Paced(3.0, True)] * 19)
     (2.0, None)
     """
-    return kept(list(answers), COUNT_SPEED_WINDOW, COUNT_SPEED_SHARE, lambda pace, at: pace >= at)
+    return kept(answers, COUNT_SPEED_WINDOW, COUNT_SPEED_SHARE, faster)
 
 
 def flash_level(flashes: Iterable[Paced]) -> int | None:
@@ -53,5 +91,5 @@ def flash_level(flashes: Iterable[Paced]) -> int | None:
     >>> flash_level([Paced(1500, True)] * 8 + [Paced(1200, True)] * 2 + [Paced(1200, False)])
     1500
     """
-    level = kept(list(flashes), FLASH_WINDOW, FLASH_SHARE, lambda ms, at: ms <= at)
+    level = kept(flashes, FLASH_WINDOW, FLASH_SHARE, shorter)
     return None if level is None else round(level)
