@@ -9,7 +9,7 @@ from datetime import timedelta
 from sqlmodel import col, select
 
 from trainer.drills.speed import Paced, count_speed
-from trainer.web.models import Attempt, utcnow
+from trainer.web.models import Attempt, UserSkill, utcnow
 from trainer.web.stats import HEIGHT, PAD
 
 from .drilling import HX, attempts, drive, session, start
@@ -38,8 +38,13 @@ def test_a_first_day_draws_its_answers_as_a_path_and_a_rating_of_two_answers_is_
     drive(alice, app, run_id, lambda index: True, stop_after=2)
     answered = attempts(app, run_id)
     page = alice.get("/stats").text
-    assert f"今天答对 {sum(a.correct for a in answered)} / {len(answered)}" in visible_text(page)
-    assert "等级分还不清楚" not in visible_text(page) and len(_path(page)) == len(answered)
+    overall, chosen = re.findall(r'<figure class="chart day-path">(.*?)</figure>', page, re.S)
+    assert f"今天答对 {sum(a.correct for a in answered)} / {len(answered)}" in visible_text(overall)
+    assert "等级分还不清楚" not in visible_text(overall) and len(_path(page)) == len(answered)
+    skill = re.search(r'<option value="([^"]+)" selected', page).group(1)
+    with session(app) as db:
+        answers = db.get(UserSkill, (answered[0].user_id, skill)).answers
+    assert ("等级分还不清楚" in visible_text(chosen)) == (answers < 3)
 
 
 def _paced(app, run_id: int, answers: list[tuple[int, str, float, bool]]) -> None:
