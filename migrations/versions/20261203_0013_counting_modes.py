@@ -1,4 +1,4 @@
-"""counting modes: each answer's reveal pace and flash time, the best running-count streak per quantity, the
+"""counting modes: each answer's reveal pace (indexed per user for the count speed) and flash time, the best running-count streak per quantity, the
 flash time and level per player (training.md §5)
 
 Revision ID: 0013
@@ -18,11 +18,16 @@ down_revision: str | None = '0012'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
+PACED = "pace IS NOT NULL"
+"""The answers the count speed reads (/stats: a user's last ones, by time)."""
+
 
 def upgrade() -> None:
     with op.batch_alter_table('attempts', schema=None) as batch_op:
         batch_op.add_column(sa.Column('pace', sa.Float(), nullable=True))
         batch_op.add_column(sa.Column('flash_ms', sa.Integer(), nullable=True))
+        batch_op.create_index('ix_attempts_user_id_paced', ['user_id', 'created', 'id'], unique=False,
+                              sqlite_where=sa.text(PACED), postgresql_where=sa.text(PACED))
     op.create_table(
         'running_bests',
         sa.Column('user_id', sa.Integer(), nullable=False),
@@ -47,5 +52,6 @@ def downgrade() -> None:
     op.drop_table('flash_levels')
     op.drop_table('running_bests')
     with op.batch_alter_table('attempts', schema=None) as batch_op:
+        batch_op.drop_index('ix_attempts_user_id_paced')
         batch_op.drop_column('flash_ms')
         batch_op.drop_column('pace')

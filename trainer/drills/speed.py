@@ -31,23 +31,26 @@ class Kept:
         self.window, self.share, self.harder = window, share, harder
         self.answers: list[Paced] = []
         self.recent: dict[float, deque[bool]] = {}
+        self.rights: dict[float, int] = {}
 
     def add(self, answer: Paced) -> None:
         """One more answer: counted at its own setting and every easier one (a new setting reads the history)."""
         if answer.pace not in self.recent:
-            self.recent[answer.pace] = deque((a.correct for a in self.answers if self.harder(a.pace, answer.pace)),
-                                             maxlen=self.window)
+            last = deque((a.correct for a in self.answers if self.harder(a.pace, answer.pace)), maxlen=self.window)
+            self.recent[answer.pace], self.rights[answer.pace] = last, sum(last)
         self.answers.append(answer)
         for setting, last in self.recent.items():
             if self.harder(answer.pace, setting):
+                dropped = last[0] if len(last) == self.window else False
                 last.append(answer.correct)
+                self.rights[setting] += answer.correct - dropped
 
     def value(self) -> float | None:
         """The hardest setting whose last `window` answers at it or harder are right at `share` or more (None:
         none has `window` such answers kept: unclear)."""
         best: float | None = None
         for setting, last in self.recent.items():
-            if len(last) == self.window and sum(last) >= self.share * self.window and (
+            if len(last) == self.window and self.rights[setting] >= self.share * self.window and (
                     best is None or self.harder(setting, best)):
                 best = setting
         return best

@@ -184,6 +184,8 @@ class Attempt(SQLModel, table=True):
         sa.Index("ix_attempts_user_id_correct_id", "user_id", "correct", "id"),
         sa.Index("ix_attempts_user_id_due", "user_id", "due"),
         sa.Index("ix_attempts_user_id_cause", "user_id", "cause"),
+        sa.Index("ix_attempts_user_id_paced", "user_id", "created", "id", sqlite_where=sa.text("pace IS NOT NULL"),
+                 postgresql_where=sa.text("pace IS NOT NULL")),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -50,7 +50,7 @@ MIN_ANSWERS = 3
 """A skill or suit is ranked among the weakest only with at least this many answers."""
 SUITS = ("S", "H", "C", "D", "trump")
 """The suits a question may be about."""
-SPEED_ROWS = 5000
+SPEED_ROWS = 1000
 """How many of a player's last answers with a reveal pace the count speed history reads."""
 
 
@@ -125,16 +125,20 @@ def speed_history(rows: Sequence[tuple[date, str, float, bool]]) -> dict[str, li
     """Per family, its count speed (`speed.count_speed`: cards per second) at the end of each day it is known,
     from (day, question type, pace, right) rows, oldest first: one pass (`speed.Kept`)."""
     tallies: dict[str, Kept] = {}
-    days: dict[str, dict[date, float | None]] = defaultdict(dict)
+    current: dict[str, date] = {}
+    days: dict[str, list[tuple[date, float | None]]] = defaultdict(list)
     for day, kind, pace, correct in rows:
         family = answer_family(kind)
         if family is None:
             continue
         tally = tallies.setdefault(family, Kept(COUNT_SPEED_WINDOW, COUNT_SPEED_SHARE, faster))
+        if current.setdefault(family, day) != day:  # the family's day before has ended
+            days[family].append((current[family], tally.value()))
+            current[family] = day
         tally.add(Paced(pace, correct))
-        days[family][day] = tally.value()
-    return {family: [(day, speed) for day, speed in by_day.items() if speed is not None]
-            for family, by_day in days.items()}
+    for family, day in current.items():
+        days[family].append((day, tallies[family].value()))
+    return {family: [(day, speed) for day, speed in by_day if speed is not None] for family, by_day in days.items()}
 
 
 @dataclass(frozen=True, slots=True)
