@@ -47,7 +47,7 @@ def test_a_first_day_draws_its_answers_as_a_path_and_a_rating_of_two_answers_is_
     assert ("等级分还不清楚" in visible_text(chosen)) == (answers < 3)
 
 
-def _paced(app, run_id: int, answers: list[tuple[int, str, float, bool]]) -> None:
+def _paced(app, run_id: int, answers: list[tuple[int, str, float, bool]], first: int = 100) -> None:
     """Store answers of the run's user at checkpoints past the run's own, `days_ago` days back (days_ago, type,
     pace, right), as the answer view stores them."""
     with session(app) as db:
@@ -55,7 +55,7 @@ def _paced(app, run_id: int, answers: list[tuple[int, str, float, bool]]) -> Non
         assert model is not None
         now = utcnow()
         for offset, (days_ago, kind, pace, right) in enumerate(answers):
-            db.add(Attempt(**{**model.model_dump(exclude={"id"}), "checkpoint": 100 + offset, "question_type": kind,
+            db.add(Attempt(**{**model.model_dump(exclude={"id"}), "checkpoint": first + offset, "question_type": kind,
                               "pace": pace, "correct": right, "created": now - timedelta(days=days_ago)}))
         db.commit()
 
@@ -85,3 +85,6 @@ def test_the_count_speed_per_family_is_drawn_over_time(app, alice) -> None:
     assert f"{known[0]:.2g} → " in caption and f"每秒 {known[-1]:.2g} 张" in caption
     assert "还不清楚" in visible_text(figures["voids"]) and "有出牌速度的答题 5 道" in visible_text(figures["voids"])
     assert 'id="count-speed"' not in alice.get("/stats?skill=overall", headers=HX).text  # htmx: the ratings only
+    _paced(app, run_id, [(0, "suit_unseen", 2.0, True)] * 15, first=200)  # a new answer: the figure follows
+    voids = re.search(r'data-family="voids">(.*?)</figure>', alice.get("/stats").text, re.S)
+    assert voids is not None and "每秒 2 张" in visible_text(voids.group(1))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from flask import Blueprint, g, request
+from flask import Blueprint, current_app, g, request
 from flask_babel import gettext as _
 from sqlmodel import col, func, select
 
@@ -29,6 +29,7 @@ from trainer.drills.speed import COUNT_SPEED_SHARE, COUNT_SPEED_WINDOW, Kept, Pa
 from trainer.web.auth import login_required
 from trainer.web.daily import SUIT_TALLY, TYPE_TALLY, aware, local_day, settings, skill_labels, streak, utcnow, zone
 from trainer.web.db import get_session
+from trainer.web.memo import Memo
 from trainer.web.models import Attempt, PracticeDay, UserSkill
 from trainer.drills.questions import QUESTION_TYPES
 from trainer.web.quiz import question_label, suit_name
@@ -337,19 +338,33 @@ def dashboard(user_id: int, chosen: str | None) -> Dashboard:
         speeds(user_id, timezone))
 
 
+SPEEDS_KEPT = 512
+"""How many players' count speed histories an app process remembers (`speeds`)."""
+
+
 def speeds(user_id: int, timezone: str | None) -> list[Speed]:
     """The player's count speed per family over time (`speed_history` of their last `SPEED_ROWS` answers with a
-    pace), for each family answered at a pace, in `FAMILIES` order."""
-    rows = get_session().exec(select(Attempt.created, Attempt.question_type, Attempt.pace, Attempt.correct)
-                              .where(Attempt.user_id == user_id, col(Attempt.pace).is_not(None))
-                              .order_by(col(Attempt.created).desc(), col(Attempt.id).desc()).limit(SPEED_ROWS)).all()
-    paced = [(local_day(aware(created), timezone), kind, pace, correct) for created, kind, pace, correct in reversed(rows)
-             if pace is not None]
-    history = speed_history(paced)
-    answered = Counter(answer_family(kind) for _day, kind, _pace, _right in paced)
-    order = list(FAMILY_ORDER)
-    return [Speed(family, family_label(family), line(history.get(family, [])), answered[family])
-            for family in sorted(history, key=lambda f: order.index(f) if f in order else len(order))]
+    pace), for each family answered at a pace, in `FAMILY_ORDER`. Remembered per process until the player's
+    newest paced answer changes (a stored answer's pace, right and time never change)."""
+    db = get_session()
+    paced = (Attempt.user_id == user_id, col(Attempt.pace).is_not(None))
+    latest = (col(Attempt.created).desc(), col(Attempt.id).desc())
+    newest = db.exec(select(Attempt.id).where(*paced).order_by(*latest).limit(1)).first()
+    memo: Memo[tuple[int, str | None, int | None], list[Speed]] = current_app.extensions.setdefault(
+        "jipai_count_speeds", Memo(SPEEDS_KEPT))
+
+    def make() -> list[Speed]:
+        rows = db.exec(select(Attempt.created, Attempt.question_type, Attempt.pace, Attempt.correct)
+                       .where(*paced).order_by(*latest).limit(SPEED_ROWS)).all()
+        answers = [(local_day(aware(created), timezone), kind, pace, correct)
+                   for created, kind, pace, correct in reversed(rows) if pace is not None]
+        history = speed_history(answers)
+        answered = Counter(answer_family(kind) for _day, kind, _pace, _right in answers)
+        order = list(FAMILY_ORDER)
+        return [Speed(family, family_label(family), line(history.get(family, [])), answered[family])
+                for family in sorted(history, key=lambda f: order.index(f) if f in order else len(order))]
+
+    return memo.get_or_make((user_id, timezone, newest), make)
 
 
 @bp.route("/stats")
