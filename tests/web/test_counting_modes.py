@@ -201,3 +201,14 @@ def test_a_replay_answer_keeps_its_reveal_pace(app, alice) -> None:
     run_id = start(alice, "trumps")
     drive(alice, app, run_id, lambda index: True, stop_after=1)
     assert [a.pace for a in attempts(app, run_id)] == [3.0]  # 2 cards a second at 150 %
+
+
+def test_a_missed_flash_and_a_missed_running_count_can_be_reviewed(app, alice) -> None:
+    flash = start(alice, "flash")
+    flash_through(alice, app, flash, lambda index: index != 0, HX)
+    running = start(alice, "running-score")
+    drive(alice, app, running, lambda index: False, question_of=running_question)
+    for run_id in (flash, running):
+        missed = next(a for a in attempts(app, run_id) if not a.correct)
+        page = alice.get(f"/review/{missed.id}")
+        assert page.status_code == 200 and missed.question["prompt"]["zh"] in visible_text(page.text)
