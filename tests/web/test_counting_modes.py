@@ -173,6 +173,7 @@ def test_a_flash_shows_its_trick_at_once_then_asks_what_it_changed(app, alice, h
     assert row.level == flash_level([Paced(a.flash_ms, a.correct) for a in stored]) == 1500
     summary = alice.get(f"/runs/{run_id}/summary", headers=headers)
     assert "闪记水平：1500 毫秒" in visible_text(summary.text) and "下一次闪现：768 毫秒" in visible_text(summary.text)
+    assert "闪记：" in visible_text(summary.text) and "flash_" not in visible_text(summary.text)  # types named
 
 
 def test_a_missed_flash_slows_the_next_one(app, alice) -> None:
