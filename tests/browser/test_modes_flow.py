@@ -108,4 +108,4 @@ def test_a_running_count_and_a_flash_run_in_the_browser(live_app) -> None:
         _running(page, base, app, width)
         _flash(page, base, app, width)
 
-    at_each_width(base, "counter", modes)
+    at_each_width(base, "moder", modes)
