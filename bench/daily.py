@@ -3,7 +3,8 @@
 Builds a temporary SQLite instance (or a fresh schema of `--database-url`'s PostgreSQL) with the
 shipped starter library copied up to `--deals` complete deals (10,000 by default: each shipped
 record stored again under other ids), and `--users` players (3 by default) with `--attempts`
-answers each (20,000: a year of daily practice, a fifth of them wrong and so mistake cards, their
+answers each (20,000: a year of daily practice at reveal paces of 1–6 cards a second, a fifth of them wrong
+and so mistake cards, their
 practice days, skills with FSRS cards, a year of daily sessions). Then, in the app's process (server time, no network):
 
 - `GET /today` and `GET /stats` for the first player, `--requests` times each: p50 and p95
@@ -121,7 +122,7 @@ def store_player(app: Any, name: str, attempts: int, deals: list[int], rng: rand
                          "expected": 7, "given": 7 if right else 8, "correct": right, "ms": rng.randrange(2000, 30000),
                          "position": "10.4", "seat": run["seat"], "deal_pk": run["deal_pk"], "created": created,
                          "skill": skill, "rating_before": 1500.0, "rating_after": 1500.0, "fsrs_rating": 3,
-                         "card": card, "due": due, "learned": None,
+                         "card": card, "due": due, "learned": None, "pace": rng.choice((1.0, 2.0, 3.0, 4.0, 6.0)),
                          "cause": None if right else rng.choice(["ruff", "kitty", "level", "jokers", "pair", "other"])})
             for key in (skill, OVERALL, f"suit:{rows[-1]['suit']}"):
                 tally = days.setdefault((created.date(), key), [0, 0, 0])

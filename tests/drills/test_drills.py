@@ -22,8 +22,10 @@ OTHER_DECKS = [path for path in STARTER if not path.name.startswith(("deal-", "g
 def test_curriculum_is_shipped():
     drills = load_drills(game="shengji")
     assert [d.name["zh"] for d in drills.values()] == ["数主", "算分", "记对子", "绝门", "大牌", "决策", "全记", "速记",
-                                                       "记三张", "四副牌"]
-    covered = {kind for drill in drills.values() for kind in drill.questions}
+                                                       "记三张", "四副牌", "连续数：外面的主", "连续数：闲家得分",
+                                                       "连续数：一门还剩几分", "闪记"]
+    assert [d.mode for d in drills.values()][-4:] == ["running", "running", "running", "flash"]
+    covered = {kind for drill in drills.values() if drill.mode == "replay" for kind in drill.questions}
     assert covered == set(QUESTION_TYPES)
     assert drills["speed"].answer_seconds < drills["trumps"].answer_seconds
 

@@ -29,7 +29,7 @@ from trainer.records import DealRecord, parse_record
 from trainer.tracking.facts import facts_json, top_faces
 from trainer.tracking.tracker import public_events
 
-DRILLS = load_drills(game="shengji")
+DRILLS = {key: drill for key, drill in load_drills(game="shengji").items() if drill.mode == "replay"}
 
 
 @cache

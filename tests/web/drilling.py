@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 
 from trainer.drills.definitions import load_drills
 from trainer.drills.questions import Question, make_question, question_key
-from trainer.drills.runs import position_after, table_at
+from trainer.drills.runs import FALLBACK_TYPES, position_after, table_at
 from trainer.records import Position, parse_record
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import track
@@ -83,7 +83,8 @@ def attempts(app: Flask, run_id: int | None = None, user_id: int | None = None) 
 def expected_question(app: Flask, run: DrillRun, index: int) -> tuple[Question, str]:
     """The question at checkpoint `index` recomputed from the tracker (a from-scratch `track`, not the
     app's cached events), and its position: never one the run asked at an earlier checkpoint (type,
-    subject and answer) nor a void the table shows."""
+    subject and answer) nor a void the table shows; when none of the drill's types has one, the first of the
+    fallback counts that has (`runs.FALLBACK_TYPES`)."""
     with session(app) as db:
         deal = db.get(Deal, run.deal_pk)
         assert deal is not None
@@ -98,7 +99,7 @@ def expected_question(app: Flask, run: DrillRun, index: int) -> tuple[Question, 
     picked = drill.pick_type(rng)
     others = sorted((k for k in drill.questions if k != picked), key=lambda k: (-drill.questions[k], k))
     table = table_at(record, run.checkpoints[index])
-    for kind in [picked, *others]:
+    for kind in [picked, *others, *FALLBACK_TYPES]:  # the drill's types, then the counts every deal can ask
         question = make_question(kind, facts, snap, rng, opening, table, asked)
         if question is not None:
             return question, str(position)

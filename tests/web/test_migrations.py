@@ -183,7 +183,7 @@ def test_0012_keeps_the_runs_and_makes_a_start_token_unique_per_user(blank_datab
             " 25, 'import', '2026-12-02 12:00:00')"))
         connection.execute(sa.text(run.format(token="", value="")), {"user": 1})
         command.upgrade(alembic_config(connection), "0012")
-    assert _differences(engine) == []
+    assert "start_token" in {column["name"] for column in sa.inspect(engine).get_columns("drill_runs")}
     tokened = run.format(token=", start_token", value=", :token")
     with engine.begin() as connection:
         assert connection.execute(sa.text("SELECT id, start_token FROM drill_runs")).all() == [(1, None)]
@@ -197,6 +197,45 @@ def test_0012_keeps_the_runs_and_makes_a_start_token_unique_per_user(blank_datab
     assert "start_token" not in {column["name"] for column in sa.inspect(engine).get_columns("drill_runs")}
     with engine.begin() as connection:
         assert connection.execute(sa.text("SELECT count(*) FROM drill_runs")).scalar() == 4
+        command.upgrade(alembic_config(connection), "head")
+    assert _differences(engine) == []
+    engine.dispose()
+
+
+def test_0013_keeps_the_answers_and_adds_the_counting_modes(blank_database: str) -> None:
+    """Answers stored before keep their values (no pace, no flash time); the best streaks and flash levels are
+    per user (a second row for the same user and quantity is refused); down and up again."""
+    engine = make_engine(blank_database)
+    attempt = ("INSERT INTO attempts (run_id, user_id, checkpoint, question, question_type, expected, given, correct,"
+               " ms, position, seat, deal_pk, created) VALUES (1, 1, 0, '{}', 'trumps_unseen', '3', '3', true, 900,"
+               " '2.4', 0, 1, '2026-12-02 12:00:00')")
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0012")
+        connection.execute(sa.text("INSERT INTO users (username, name_key, password_hash, session_token,"
+                                   " failed_logins, created) VALUES ('ann', 'ann', 'x', 'ann', 0, '2026-12-02 12:00:00')"))
+        connection.execute(sa.text(
+            "INSERT INTO deals (id, owner_id, record, rules, custom_rules, level, trump, banker, complete, tricks,"
+            " source_kind, created) VALUES ('0123456789abcdef', NULL, '{}', 'standard', false, '2', 'S', 0, true,"
+            " 25, 'import', '2026-12-02 12:00:00')"))
+        connection.execute(sa.text("INSERT INTO drill_runs (user_id, drill_id, deal_pk, seat, seed, checkpoints, cursor,"
+                                   " status, started) VALUES (1, 'trumps', 1, 0, 7, '[4]', 4, 'active',"
+                                   " '2026-12-02 12:00:00')"))
+        connection.execute(sa.text(attempt))
+        command.upgrade(alembic_config(connection), "0013")
+    assert _differences(engine) == []
+    best = "INSERT INTO running_bests (user_id, quantity, best, reached) VALUES (1, 'trumps_unseen', 4, '2026-12-03')"
+    with engine.begin() as connection:
+        assert connection.execute(sa.text("SELECT ms, pace, flash_ms FROM attempts")).all() == [(900, None, None)]
+        connection.execute(sa.text(best))
+        connection.execute(sa.text("INSERT INTO flash_levels (user_id, ms, in_row, level) VALUES (1, 1200, 2, NULL)"))
+    with pytest.raises(sa.exc.IntegrityError), engine.begin() as connection:
+        connection.execute(sa.text(best))
+    with engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0012")
+    assert not {"running_bests", "flash_levels"} & set(sa.inspect(engine).get_table_names())
+    assert {"pace", "flash_ms"}.isdisjoint(column["name"] for column in sa.inspect(engine).get_columns("attempts"))
+    with engine.begin() as connection:
+        assert connection.execute(sa.text("SELECT ms, correct FROM attempts")).all() == [(900, True)]
         command.upgrade(alembic_config(connection), "head")
     assert _differences(engine) == []
     engine.dispose()

@@ -23,6 +23,13 @@ DRILLS_DIR = Path(__file__).resolve().parents[2] / "drills"
 CHECKPOINT_KINDS = ("trick_end", "random_plays", "moments")
 MOMENTS = ("first_trick", "first_trump_lead", "first_ruff", "halfway", "before_last_trick")
 VIEWERS = ("any", "banker", "attacker")
+MODES = ("replay", "running", "flash")
+"""How a drill asks (training.md §5): at checkpoints of a replay, one quantity after every trick (连续数), or
+what one trick shown at once changed (闪记)."""
+RUNNING_QUANTITIES = ("trumps_unseen", "attackers_score", "points_unplayed")
+"""What a running count may keep (the question types it asks after every trick; `points_unplayed` of one suit)."""
+FLASH_TYPES = ("flash_trumps", "flash_points", "flash_voids")
+"""What a flash may ask about its trick: the trumps that fell, the points in it, who showed a void."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,9 @@ class Drill:
     viewer: str
     order: int
     game: str = "shengji"
+    mode: str = "replay"
+    stop_at_miss: bool = True
+    """A running count stops at the first miss (else it goes on to the end of the deal)."""
 
     @classmethod
     def from_toml(cls, data: dict[str, Any], name: str) -> Drill:
@@ -49,7 +59,13 @@ class Drill:
         def need(key: str) -> Any:
             return drill_field(data, key, name)
 
-        questions = question_weights(data, name, QUESTION_TYPES)
+        mode = data.get("mode", "replay")
+        if mode not in MODES:
+            raise MalformedError(f"drill {name}: mode must be one of {', '.join(MODES)}")
+        questions = question_weights(data, name, {"replay": QUESTION_TYPES, "running": RUNNING_QUANTITIES,
+                                                  "flash": FLASH_TYPES}[mode])
+        if mode == "running" and len(questions) != 1:
+            raise MalformedError(f"drill {name}: a running count keeps one quantity (one question type)")
         checkpoints = need("checkpoints")
         kind = checkpoints.get("kind", "trick_end")
         if kind not in CHECKPOINT_KINDS:
@@ -67,7 +83,8 @@ class Drill:
                    rules=Rules.parse(data.get("rules", "standard")), questions=questions,
                    checkpoints=kind, checkpoint_count=int(checkpoints.get("count", 6)), moments=moments,
                    cards_per_second=float(data.get("cards_per_second", 2.0)),
-                   answer_seconds=int(data.get("answer_seconds", 60)), viewer=viewer, order=int(data.get("order", 99)))
+                   answer_seconds=int(data.get("answer_seconds", 60)), viewer=viewer, order=int(data.get("order", 99)),
+                   mode=mode, stop_at_miss=bool(data.get("stop_at_miss", True)))
 
     def choose_viewer(self, record: DealRecord, rng: random.Random) -> int:
         """The seat the run is watched from."""

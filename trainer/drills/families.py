@@ -16,7 +16,9 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "decisions": ("throw_safe", "who_beats", "who_ruffs", "max_trumps", "must_hold"),
 }
 """The 升级 question types of each family."""
-FAMILY_OF = {kind: family for family, kinds in FAMILIES.items() for kind in kinds}
+FLASH_FAMILIES = {"flash_trumps": "trumps", "flash_points": "points", "flash_voids": "voids"}
+"""The family of each flash question type (闪记, training.md §5; not replay skills, so not in `FAMILIES`)."""
+FAMILY_OF = {**{kind: family for family, kinds in FAMILIES.items() for kind in kinds}, **FLASH_FAMILIES}
 
 
 def family_of(question_type: str, game: str = "shengji") -> str:

@@ -21,8 +21,9 @@ from trainer.drills import gouji as gouji_drills
 from trainer.drills.definitions import Drill, load_drills
 from trainer.drills.families import family_of
 from trainer.drills.gouji import GoujiDrill
+from trainer.drills.modes import mode_of, plan_run, run_questions
 from trainer.drills.questions import Question, trivial_question
-from trainer.drills.runs import plan_run, position_after, run_questions, snapshot_after
+from trainer.drills.runs import position_after, snapshot_after
 from trainer.engine.cards import Card
 from trainer.gouji.generate import generate_gouji_records
 from trainer.gouji.plays import VALUE_OF
@@ -114,7 +115,9 @@ def signal_set() -> Convention:
 
 
 def _runs(drill: Drill, record: DealRecord, seed: int, number: int, runs: int) -> Iterator[dict[str, Any]]:
-    """The questions of the runs of a 升级 drill on one deal (`plan_run`, `question_at`)."""
+    """The questions of the runs of a 升级 drill on one deal, in any mode (`modes.plan_run`, `modes.run_questions`:
+    a replay's `question_at`). A flash's trick has cleared when it asks (no trick, no last-trick look) and its
+    question has no opening value; a running count's opening is the quantity before the first play."""
     events = list(public_events(record))
     for run in range(runs):
         run_seed_ = run_seed(seed, drill.id, number, run)
@@ -123,9 +126,13 @@ def _runs(drill: Drill, record: DealRecord, seed: int, number: int, runs: int) -
         for index, (plays, asked) in enumerate(zip(plan.checkpoints, run_questions(
                 drill, record, plan.seat, plan.checkpoints, run_seed_, events), strict=True)):
             question = asked.question
-            trivial = trivial_question(question, opening, asked.snapshot)
+            if drill.mode == "flash":
+                visible = {**shengji_visible(record, plan.seat, plays, None), "trick": [], "last_trick": None}
+            else:
+                visible = shengji_visible(record, plan.seat, plays,
+                                          trivial_question(question, opening, asked.snapshot).answer)
             yield _line(drill, record.id, run, plan.seat, str(asked.position), index, question, "shengji",
-                        _subject(question), shengji_visible(record, plan.seat, plays, trivial.answer))
+                        _subject(question), visible)
 
 
 def _signal_runs(drill: SignalDrill, record: DealRecord, seed: int, number: int, runs: int,
@@ -169,7 +176,7 @@ def _line(drill: Any, deal: str, run: int, seat: int, position: str, index: int,
     if yes_no and visible["opening"] is not None:
         visible = {**visible, "opening": visible["opening"] == "yes"}
     return {"drill": drill.id, "deal": deal, "run": run, "seat": seat, "position": position, "checkpoint": index,
-            "type": question.type, "family": family_of(question.type, game), "mode": "replay",
+            "type": question.type, "family": family_of(question.type, game), "mode": mode_of(drill),
             "kind": "yesno" if yes_no else question.kind, "subject": subject, "prompt": dict(question.prompt),
             "options": options, "answer": answer, "visible": visible}
 

@@ -20,8 +20,9 @@ from sqlmodel import Session
 
 from trainer.drills.definitions import Drill
 from trainer.drills.explain import Explanation
+from trainer.drills.modes import plan_run, run_questions
 from trainer.drills.questions import Question
-from trainer.drills.runs import Asked, RunPlan, plan_run, position_after, run_questions, snapshot_after
+from trainer.drills.runs import Asked, RunPlan, position_after, snapshot_after
 from trainer.engine.cards import Card
 from trainer.records import DealRecord, Position, parse_record, plays_in_order
 from trainer.tracking.facts import facts_json
@@ -87,12 +88,12 @@ class DealData:
         return list(left.elements())
 
     def plan(self, drill: Drill, seed: int) -> RunPlan:
-        """The viewer seat and the checkpoints of a run of `drill` on this deal (`plan_run`)."""
+        """The viewer seat and the checkpoints of a run of `drill` on this deal (`modes.plan_run`: any mode)."""
         return plan_run(drill, self.record, seed, self.events)
 
     def question(self, drill: Drill, seat: int, checkpoints: Sequence[int], seed: int, index: int) -> Asked:
-        """The question at checkpoint `index` of a run from `seat` stopping at `checkpoints` (`run_questions`:
-        never one the run asked before)."""
+        """The question at checkpoint `index` of a run from `seat` stopping at `checkpoints` (`modes.run_questions`:
+        a replay never asks one the run asked before)."""
         return run_questions(drill, self.record, seat, checkpoints, seed, self.events, index + 1)[index]
 
     def table(self, seat: int, start: int, end: int, drill: Drill) -> Stretch:

@@ -24,6 +24,7 @@ from sqlmodel import Session, col, func, select
 
 from trainer.drills.daily import DAILY_ID, daily_drill
 from trainer.drills.definitions import DRILLS_DIR, Drill, load_drills
+from trainer.drills.modes import mode_of
 from trainer.drills.questions import Question
 from trainer.drills.runs import asked_again, summarise
 from trainer.engine.rules import PRESETS
@@ -37,6 +38,7 @@ from trainer.web.display import preset_label
 from trainer.web.extensions import limiter
 from trainer.web.library import _visible, starter_progress
 from trainer.web.models import Attempt, Deal, DrillRun, DrillSettings, utcnow
+from trainer.web.modes import answered_rows, flash_state, page_context, stopped
 from trainer.web.quiz import AnswerError, answer_text, lang, read_answer
 from trainer.web.responses import go, render_page, wants_fragment
 
@@ -229,7 +231,7 @@ def _render(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | None
     checkpoint at the cursor is answered (`attempt`, from `_answered`). The question asked for by the
     `#reach` form (htmx targeting `#stage`) comes alone: the table on screen stays as revealed."""
     asking = run.cursor in run.checkpoints and attempt is None
-    end = None if asking else _next_checkpoint(run)
+    end = None if asking or stopped(drill, attempt) else _next_checkpoint(run)
     mine = settings()
     language = lang()
     fragment = wants_fragment()
@@ -237,14 +239,15 @@ def _render(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | None
     context: dict[str, Any] = {
         "run": run, "drill": drill, "lang": language, "error": error, "given": set(given), "end": end,
         "settings": mine, "speeds": SPEEDS, "number": len(run.checkpoints), "fragment": fragment,
-        "delay": round(1000 / (run.pace or drill.cards_per_second) * 100 / mine.speed),
-        "phase": "question" if asking else "feedback" if attempt is not None else "play"}
+        "delay": round(1000 / _pace(run, drill)),
+        "phase": "question" if asking else "feedback" if attempt is not None else "play", "mode": mode_of(drill),
+        **page_context(get_session(), run, drill, data, attempt, end)}
     if asking:
         context["question"] = _question(run, drill, data).question
         if to_stage:
             return render_template("runs/_stage.html", **context), status, {"Vary": "HX-Target"}
     elif attempt is not None:
-        context.update(feedback(attempt, data, language))
+        context.update(feedback(attempt, data, language, explain=mode_of(drill) != "flash"))
         context["shown_trick"] = _shown_trick(attempt, data)
     context["table"] = data.table(run.seat, run.cursor, end if end is not None else run.cursor, drill)
     headers = {"Vary": "HX-Target", **({"HX-Retarget": "#run", "HX-Reswap": "outerHTML"} if to_stage else {})}
@@ -275,14 +278,20 @@ def _question(run: DrillRun, drill: Drill, data: DealData) -> Any:
     return data.question(drill, run.seat, run.checkpoints, run.seed, index)
 
 
-def feedback(attempt: Attempt, data: DealData, language: str) -> dict[str, Any]:
+def _pace(run: DrillRun, drill: Drill) -> float:
+    """The cards per second a run's plays are revealed at: the run's pace (else the drill's) at the player's speed."""
+    return (run.pace or drill.cards_per_second) * settings().speed / 100
+
+
+def feedback(attempt: Attempt, data: DealData, language: str, explain: bool = True) -> dict[str, Any]:
     """What the feedback (and the review) shows about an attempt: the question, both answers in
-    words, the explanation from the tracker, the time."""
+    words, the explanation from the tracker (unless not `explain`: a flash's is the trick itself), the time."""
     question = Question.from_json(attempt.question)
     return {"attempt": attempt, "question": question, "seconds": attempt.ms / 1000,
             "expected_text": answer_text(question, attempt.expected, language),
             "given_text": answer_text(question, attempt.given, language),
-            "explanation": data.explanation(question, attempt.seat, plays_at(data, attempt.position), language)}
+            "explanation": data.explanation(question, attempt.seat, plays_at(data, attempt.position), language)
+            if explain else None}
 
 
 def _current(run: DrillRun, drill: Drill, data: DealData, attempt: Attempt | None) -> Any:
@@ -323,7 +332,7 @@ def step(run_id: int) -> Any:
     if run.status == ACTIVE and (at != run.cursor or (run.cursor in run.checkpoints and attempt is None)):
         return _current(run, drill, data, attempt)
     if run.status == ACTIVE:
-        if target is None:
+        if target is None or stopped(drill, attempt):  # the last checkpoint passed, or a running count's miss
             run.status, run.finished = DONE, utcnow()
         elif run.cursor < to <= target:  # a play not reached before: no answer there yet
             run.cursor, run.shown_at, attempt = to, utcnow() if to == target else run.shown_at, None
@@ -357,11 +366,16 @@ def answer(run_id: int) -> Any:
                       expected=asked.question.answer, given=given, correct=asked.question.grade(given),
                       position=str(asked.position), seat=run.seat, deal_pk=run.deal_pk, created=now,
                       ms=max(0, round((now - shown).total_seconds() * 1000)))
+    if mode_of(drill) == "flash":  # the time its trick was flashed for; a flash has no reveal pace
+        attempt.flash_ms = flash_state(get_session(), run.user_id)[1].ms
+    else:
+        attempt.pace = _pace(run, drill)
     stored = None
     for _grading in range(GRADINGS):
         try:
             with writing() as db, db.no_autoflush:  # the hook's reads and the writes: one transaction
-                db.add_all([attempt, *hooks().answered(run, attempt, data, asked.snapshot)])
+                graded = hooks().answered(run, attempt, data, asked.snapshot) if mode_of(drill) == "replay" else []
+                db.add_all([attempt, *graded, *answered_rows(db, run, drill, attempt)])
         except sa.exc.IntegrityError:
             stored = _answered(run)
             if stored is not None:  # answered meanwhile, by another request
@@ -409,7 +423,7 @@ def save_settings() -> Any:
 @login_required
 def summary(run_id: int) -> Any:
     """A run's result: accuracy per question type, total and mean time, each answer."""
-    run, drill, _data = _load(run_id)
+    run, drill, data = _load(run_id)
     if run.status != DONE:
         return go(url_for("drills.run_page", run_id=run.id))
     attempts = get_session().exec(select(Attempt).where(Attempt.run_id == run.id)
@@ -417,4 +431,5 @@ def summary(run_id: int) -> Any:
     per_type, total = summarise(attempts)
     answers = [(a, Question.from_json(a.question)) for a in attempts]
     return render_page("runs/summary.html", run=run, drill=drill, per_type=per_type, total=total, answers=answers,
-                       lang=lang(), answer_text=answer_text, unanswered=len(run.checkpoints) - len(attempts))
+                       lang=lang(), answer_text=answer_text, unanswered=len(run.checkpoints) - len(attempts),
+                       mode=mode_of(drill), **page_context(get_session(), run, drill, data, None, None))

@@ -184,6 +184,8 @@ class Attempt(SQLModel, table=True):
         sa.Index("ix_attempts_user_id_correct_id", "user_id", "correct", "id"),
         sa.Index("ix_attempts_user_id_due", "user_id", "due"),
         sa.Index("ix_attempts_user_id_cause", "user_id", "cause"),
+        sa.Index("ix_attempts_user_id_paced", "user_id", "created", "id", sqlite_where=sa.text("pace IS NOT NULL"),
+                 postgresql_where=sa.text("pace IS NOT NULL")),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -209,6 +211,9 @@ class Attempt(SQLModel, table=True):
     due: datetime | None = Field(default=None, description="when a mistake comes back (null: right, or learned)")
     learned: datetime | None = Field(default=None, description="when a mistake was marked learned")
     cause: str | None = Field(default=None, sa_type=sa.String(16), description="why the answer was wrong")
+    pace: float | None = Field(default=None, description="cards per second the reveal ran at before the question "
+                                                         "(null: a flash, or an answer stored before it was kept)")
+    flash_ms: int | None = Field(default=None, description="a flash's time F (ms) when its trick was shown")
 
 
 class DrillSettings(SQLModel, table=True):
@@ -324,3 +329,28 @@ class LibraryLoad(SQLModel, table=True):
     left_out: int = Field(default=0, description="invalid records, logged and not stored")
     started: datetime = Field(default_factory=utcnow)
     finished: datetime | None = None
+
+
+class RunningBest(SQLModel, table=True):
+    """A user's best streak of exact answers in running counts (连续数) of one quantity (the question type kept:
+    `trumps_unseen`, `attackers_score`, `points_unplayed`), and when it was reached."""
+
+    __tablename__ = "running_bests"
+
+    user_id: int = Field(foreign_key="users.id", ondelete="CASCADE", primary_key=True)
+    quantity: str = Field(sa_type=sa.String(32), primary_key=True)
+    best: int = 0
+    reached: datetime = Field(default_factory=utcnow)
+
+
+class FlashLevel(SQLModel, table=True):
+    """A user's flash (闪记): the time F (ms) the next trick is shown for, the right answers in a row at it
+    since it last changed, and the flash level (the shortest F kept at ≥ 80 % over the last 10 flashes; null
+    while unclear). No row: a new player's (`modes.FlashState()`)."""
+
+    __tablename__ = "flash_levels"
+
+    user_id: int = Field(foreign_key="users.id", ondelete="CASCADE", primary_key=True)
+    ms: int
+    in_row: int = 0
+    level: int | None = None

@@ -71,6 +71,9 @@ GOUJI_QUESTION_LABELS = {
 }
 """A name for every 够级 question type of `trainer.drills.gouji`."""
 assert set(GOUJI_QUESTION_LABELS) == set(GOUJI_QUESTION_TYPES), "name every 够级 question type"
+FLASH_LABELS = {"flash_trumps": _l("Flash: trumps in the trick"), "flash_points": _l("Flash: points in the trick"),
+                "flash_voids": _l("Flash: who showed a void")}
+"""The flash (闪记) question types by name (`trainer.drills.modes`)."""
 SIGNAL_LABELS = {
     "signal:respond": _l("Signals: answer the A (应A)"),
     "signal:interpret": _l("Signals: read the signal (看信号)"),
@@ -91,7 +94,8 @@ def lang() -> str:
 
 def question_label(kind: str) -> str:
     """A question type's name in the current language."""
-    label = QUESTION_LABELS.get(kind) or GOUJI_QUESTION_LABELS.get(kind) or SIGNAL_LABELS.get(kind)
+    label = (QUESTION_LABELS.get(kind) or GOUJI_QUESTION_LABELS.get(kind) or SIGNAL_LABELS.get(kind)
+             or FLASH_LABELS.get(kind))
     return str(label) if label is not None else kind
 
 

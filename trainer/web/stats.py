@@ -1,28 +1,35 @@
-"""The progress dashboard (`/stats`): rating history per skill, accuracy and answer time per question
-type per week, a year's practice calendar, the weakest skills and suits, and the causes of mistakes.
+"""The progress dashboard (`/stats`): rating history per skill (on a first day, the day's answers as a path;
+"unclear" for a rating of under three answers), count speed per family over time beside it, accuracy and
+answer time per question type per week, a year's practice calendar, the weakest skills and suits, and the
+causes of mistakes.
 
 It reads the practice days (`PracticeDay`, one row per user, day and key kept as answers come), the
 user's skills and a count of mistakes per cause: a handful of indexed queries whose size depends on
-the days practised, not on the number of answers, and never on other users. Charts are SVG drawn by
+the days practised, not on the number of answers (the count speeds read the last `SPEED_ROWS` answers
+with a pace), and never on other users. Charts are SVG drawn by
 the Jinja macros of `templates/stats/_charts.html` from the points computed here.
 """
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from flask import Blueprint, g, request
+from flask import Blueprint, current_app, g, request
 from flask_babel import gettext as _
 from sqlmodel import col, func, select
 
 from trainer.drills.daily import OVERALL, all_skills
+from trainer.drills.families import family_of
+from trainer.drills.gouji import QUESTION_TYPES as GOUJI_TYPES
+from trainer.drills.speed import COUNT_SPEED_SHARE, COUNT_SPEED_WINDOW, Kept, Paced, faster
 from trainer.web.auth import login_required
-from trainer.web.daily import SUIT_TALLY, TYPE_TALLY, local_day, settings, skill_labels, streak, utcnow
+from trainer.web.daily import SUIT_TALLY, TYPE_TALLY, aware, local_day, settings, skill_labels, streak, utcnow, zone
 from trainer.web.db import get_session
+from trainer.web.memo import Memo
 from trainer.web.models import Attempt, PracticeDay, UserSkill
 from trainer.drills.questions import QUESTION_TYPES
 from trainer.web.quiz import question_label, suit_name
@@ -36,12 +43,16 @@ BARS_HEIGHT = 48.0
 """The height of a question type's weekly chart."""
 WEEKS = 12
 """Weeks the accuracy charts show."""
+FAMILY_ORDER = ("trumps", "points", "pairs", "voids", "top", "decisions", "signals", "gouji", "guandan")
+"""The families as training.md §4 lists them."""
 WEAKEST = 5
 """How many weakest skills and suits are named."""
 MIN_ANSWERS = 3
 """A skill or suit is ranked among the weakest only with at least this many answers."""
 SUITS = ("S", "H", "C", "D", "trump")
 """The suits a question may be about."""
+SPEED_ROWS = 1000
+"""How many of a player's last answers with a reveal pace the count speed history reads."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +80,76 @@ def line(values: Sequence[tuple[date, float]], low: float | None = None, high: f
     points = " ".join(f"{PAD + (WIDTH - 2 * PAD) * ((d - first).days / span if len(values) > 1 else 0.5):.1f},"
                       f"{HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - bottom) / (top - bottom):.1f}" for d, v in values)
     return Line(points, bottom, top, values[0][1], values[-1][1], values[0][0], values[-1][0])
+
+
+@dataclass(frozen=True, slots=True)
+class Path:
+    """A day's answers as a path (a first day has one point of rating history): after each answer, the share
+    right so far, over the chart's width; how many answers and how many right."""
+
+    points: str
+    asked: int
+    right: int
+
+
+def day_path(answers: Sequence[bool]) -> Path | None:
+    """The answers of one day (right or not, in order) as a `Path`; None without answers."""
+    if not answers:
+        return None
+    right, points = 0, []
+    for index, correct in enumerate(answers):
+        right += correct
+        x = PAD + (WIDTH - 2 * PAD) * (index / (len(answers) - 1) if len(answers) > 1 else 0.5)
+        points.append(f"{x:.1f},{HEIGHT - PAD - (HEIGHT - 2 * PAD) * right / (index + 1):.1f}")
+    return Path(" ".join(points), len(answers), right)
+
+
+def family_label(family: str) -> str:
+    """A skill family (training.md §4) in words."""
+    labels = {"trumps": _("Trumps (数主)"), "points": _("Points (算分)"), "pairs": _("Pairs (对子)"),
+              "voids": _("Voids (绝门)"), "top": _("Top cards (大牌)"), "decisions": _("Decisions (决策)"),
+              "signals": _("Signals (信号)"), "gouji": _("够级"), "guandan": _("掼蛋")}
+    return labels.get(family, family)
+
+
+def answer_family(kind: str) -> str | None:
+    """The family of a stored answer's question type (None for a type no family lists)."""
+    if kind in GOUJI_TYPES:
+        return "gouji"
+    try:
+        return family_of(kind)
+    except KeyError:
+        return None
+
+
+def speed_history(rows: Sequence[tuple[date, str, float, bool]]) -> dict[str, list[tuple[date, float]]]:
+    """Per family, its count speed (`speed.count_speed`: cards per second) at the end of each day it is known,
+    from (day, question type, pace, right) rows, oldest first: one pass (`speed.Kept`)."""
+    tallies: dict[str, Kept] = {}
+    current: dict[str, date] = {}
+    days: dict[str, list[tuple[date, float | None]]] = defaultdict(list)
+    for day, kind, pace, correct in rows:
+        family = answer_family(kind)
+        if family is None:
+            continue
+        tally = tallies.setdefault(family, Kept(COUNT_SPEED_WINDOW, COUNT_SPEED_SHARE, faster))
+        if current.setdefault(family, day) != day:  # the family's day before has ended
+            days[family].append((current[family], tally.value()))
+            current[family] = day
+        tally.add(Paced(pace, correct))
+    for family, day in current.items():
+        days[family].append((day, tallies[family].value()))
+    return {family: [(day, speed) for day, speed in by_day if speed is not None] for family, by_day in days.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Speed:
+    """One family's count speed over time: its line (None while unclear), its label, its answers with a pace."""
+
+    family: str
+    label: str
+    line: Line | None
+    answers: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +276,12 @@ class Dashboard:
     weakest_suits: list[Ranked]
     causes: list[tuple[str, str, int]]
     bar_width: float
+    overall_answers: int
+    skill_answers: int
+    overall_path: Path | None
+    """Today's answers, when the rating history has one day only (else None)."""
+    skill_path: Path | None
+    speeds: list[Speed]
 
 
 def dashboard(user_id: int, chosen: str | None) -> Dashboard:
@@ -228,6 +315,14 @@ def dashboard(user_id: int, chosen: str | None) -> Dashboard:
     causes = db.exec(select(Attempt.cause, func.count()).where(Attempt.user_id == user_id,
                                                                col(Attempt.cause).is_not(None))
                      .group_by(col(Attempt.cause))).all()
+    counts = {key: answers for key, _rating, answers, _right in skills}
+    skill_history = history(skill) if skill else []
+    timezone = settings(user_id).timezone
+    today_rows = [] if len(overall) > 1 and len(skill_history) > 1 else db.exec(
+        select(Attempt.skill, Attempt.correct)
+        .where(Attempt.user_id == user_id,
+               col(Attempt.created) >= datetime.combine(today, time(), zone(timezone)).astimezone(UTC))
+        .order_by(col(Attempt.id))).all()
     return Dashboard(
         today, streak(db, user_id, today), line([(d, r) for d, _a, r in overall]), skill,
         line([(d, r) for d, _a, r in history(skill)]) if skill else None, met, weekly(types, today),
@@ -237,7 +332,39 @@ def dashboard(user_id: int, chosen: str | None) -> Dashboard:
         [Ranked(suit, suit_name(suit), asked, right / asked, None) for suit, asked, right in weak_suits[:WEAKEST]],
         sorted(((cause or "other", cause_label(cause or "other"), count) for cause, count in causes),
                key=lambda t: -t[2]),
-        (WIDTH - 2 * PAD) / WEEKS - 2)
+        (WIDTH - 2 * PAD) / WEEKS - 2, counts.get(OVERALL, 0), counts.get(skill or "", 0),
+        day_path([right for _skill, right in today_rows]) if len(overall) <= 1 else None,
+        day_path([right for key, right in today_rows if key == skill]) if len(skill_history) <= 1 else None,
+        speeds(user_id, timezone))
+
+
+SPEEDS_KEPT = 512
+"""How many players' count speed histories an app process remembers (`speeds`)."""
+
+
+def speeds(user_id: int, timezone: str | None) -> list[Speed]:
+    """The player's count speed per family over time (`speed_history` of their last `SPEED_ROWS` answers with a
+    pace), for each family answered at a pace, in `FAMILY_ORDER`. Remembered per process until the player's
+    newest paced answer changes (a stored answer's pace, right and time never change)."""
+    db = get_session()
+    paced = (Attempt.user_id == user_id, col(Attempt.pace).is_not(None))
+    latest = (col(Attempt.created).desc(), col(Attempt.id).desc())
+    newest = db.exec(select(Attempt.id).where(*paced).order_by(*latest).limit(1)).first()
+    memo: Memo[tuple[int, str | None, int | None], list[Speed]] = current_app.extensions.setdefault(
+        "jipai_count_speeds", Memo(SPEEDS_KEPT))
+
+    def make() -> list[Speed]:
+        rows = db.exec(select(Attempt.created, Attempt.question_type, Attempt.pace, Attempt.correct)
+                       .where(*paced).order_by(*latest).limit(SPEED_ROWS)).all()
+        answers = [(local_day(aware(created), timezone), kind, pace, correct)
+                   for created, kind, pace, correct in reversed(rows) if pace is not None]
+        history = speed_history(answers)
+        answered = Counter(answer_family(kind) for _day, kind, _pace, _right in answers)
+        order = list(FAMILY_ORDER)
+        return [Speed(family, family_label(family), line(history.get(family, [])), answered[family])
+                for family in sorted(history, key=lambda f: order.index(f) if f in order else len(order))]
+
+    return memo.get_or_make((user_id, timezone, newest), make)
 
 
 @bp.route("/stats")
