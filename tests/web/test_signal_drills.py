@@ -47,7 +47,7 @@ def recompute(app, run, index: int):
     with session(app) as db:
         record = parse_record(db.get(Deal, run.deal_pk).record)
     plays = run.checkpoints[index]
-    return signal_question(SIGNAL_DRILLS[run.drill_id], record, run.seat, plays, run.seed, index, SETS[run.signals],
+    return signal_question(SIGNAL_DRILLS[run.drill_id], record, run.seat, plays, run.seed, SETS[run.signals],
                            position_after(record, plays)).question
 
 

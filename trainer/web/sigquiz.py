@@ -202,7 +202,7 @@ def fresh_question(question_type: str, seed: int) -> tuple[Planned, Question] | 
     data = deal_cache().get(get_session(), planned.deal)
     plays = planned.checkpoints[0]
     convention = conventions()[planned.signals]
-    asked = signal_question(drill, data.record, planned.seat, plays, seed, 0, convention,
+    asked = signal_question(drill, data.record, planned.seat, plays, seed, convention,
                             position_after(data.record, plays), deal_spots(planned.deal[0], data, convention))
     return planned, asked.question
 
@@ -212,5 +212,5 @@ def question_at(run: DrillRun, drill: SignalDrill, data: DealData, index: int) -
     what the viewer knows there (the run loop's hooks grade the answer from it)."""
     plays = run.checkpoints[index]
     convention = run_convention(run)
-    return signal_asked(drill, data.record, run.seat, plays, run.seed, index, convention, data.events,
+    return signal_asked(drill, data.record, run.seat, plays, run.seed, convention, data.events,
                         deal_spots(run.deal_pk, data, convention))
