@@ -19,9 +19,10 @@ from trainer.engine.rules import Rules
 from trainer.records import load_record, parse_record
 from trainer.referee import answer
 from trainer.signals.conventions import load_conventions
-from trainer.signals.quiz import (QUIZ_KINDS, SIGNAL_DRILLS_DIR, SignalDrill, build_question, explain,
+from trainer.signals.quiz import (QUIZ_KINDS, SIGNAL_DRILLS_DIR, SignalDrill, build_question, deciding_plays, explain,
                                   load_signal_drills, plan_signal_run, signal_question, spots)
 from trainer.signals.referee import OPS
+from trainer.tracking.tracker import public_events
 
 SETS = load_conventions()
 DRILLS = load_signal_drills()
@@ -163,3 +164,29 @@ def test_signal_drills_name_every_quiz_kind_and_refuse_bad_files(tmp_path: Path)
     with pytest.raises(MalformedError, match="bad.toml: kinds must list"):
         load_signal_drills(tmp_path)
     assert SIGNAL_DRILLS_DIR.is_dir()
+
+
+@pytest.mark.parametrize("path", STARTER[::3], ids=lambda p: p.name)
+def test_the_deciding_plays_are_the_plays_that_carried_the_signal(path: Path) -> None:
+    record = load_record(path)
+    convention = SETS[record.data["source"]["signals"]["name"]]
+    events = list(public_events(record))
+    checked = Counter()
+    for spot in spots(record, convention):
+        question = build_question(spot, record, convention, random.Random(1))
+        plays = deciding_plays(question, spot.seat, events[:spot.plays])
+        moment = spot.moment
+        leader = record.tricks[moment.trick - 1].leader
+        assert plays and all(line.line.startswith(f"trick {line.trick}: seat {line.seat} played ") for line in plays)
+        if moment.kind == "pass":
+            first = plays[0]
+            assert first.seat == spot.seat and first.trick < moment.trick
+            assert any(card.rank == 14 and str(card)[-1] == question.suit for card in record.tricks[first.trick - 1].plays[0])
+            assert [p.seat for p in plays] == [spot.seat, (spot.seat + 2) % 4]
+        else:
+            assert plays[0].trick == moment.trick and plays[0].seat == leader
+            partner = [(p.trick, p.seat) for p in plays[1:]]
+            reading = moment.kind in ("interpret", "discard_order")
+            assert partner == ([(moment.trick, (spot.seat + 2) % 4)] if reading else [])
+        checked[moment.kind] += 1
+    assert checked, "the deal has moments"

@@ -4,6 +4,7 @@ stored before the feedback (which names the rule and quotes the convention), mis
 with and without htmx."""
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -64,10 +65,14 @@ def drive(client, app, run_id: int, headers: dict, right=lambda index: index % 2
         op, rule, name = question.fact.split(":")
         text = visible_text(shown)
         assert 'class="verdict"' in shown and ("✓" if right(index) else "✗") in text
+        first = text.index("（种子001 一）" if op == "legal" else f"规则 {rule}")
         if op == "legal":
             assert "非法信息" in text
         else:
             assert f"规则 {rule}" in text and f"你的约定 {name}" in text
+        deciding = re.findall(r"第(\d+)轮 (自己|下家|对家|上家)出了", text)  # the plays that carried the signal, first
+        assert deciding and text.index("关键的几手") < first, text
+        assert all(f"show={trick}" in shown for trick, _seat in deciding)
 
     return drilling.drive(client, app, run_id, right, headers, question_of=recompute, check=check)
 

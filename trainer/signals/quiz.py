@@ -31,9 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from trainer.drills.definitions import DRILLS_DIR, Drill
+from trainer.drills.explain import DecidingPlay
 from trainer.drills.questions import RELATIVE, SUIT_WORDS, Question, question_key
 from trainer.drills.runs import Asked, asked_again, position_after
-from trainer.engine.cards import Card, parse_cards
+from trainer.engine.cards import Card, parse_cards, pretty_cards
 from trainer.engine.errors import MalformedError
 from trainer.engine.rules import Rules
 from trainer.engine.trump import TRUMP
@@ -551,6 +552,37 @@ def convention_quote(convention: Convention, lang: str) -> str:
     if lang == "zh":
         return f"你的约定 {convention.name}：{description}（信号牌 {cards}；垫牌 {convention.discard}）"
     return f"Your conventions {convention.name}: {description} (signal cards {cards}; discards {convention.discard})"
+
+
+def deciding_plays(question: Question, viewer: int, events: Sequence[PlayEvent]) -> list[DecidingPlay]:
+    """The plays that carried the signal a question is about, as `trainer.drills.explain` names them
+    (`trick 3: seat 2 played 9♥`), from what `viewer` has seen (`events`, in play order): the lead of the
+    trick asked in (and for a reading, the partner's answer on it); for a pass, the viewer's A of the suit
+    and the partner's card on it; for the legal quiz, the play the item is about."""
+    op = question.fact.split(":", 1)[0]
+    if not events:
+        return []
+    if op == "pass":
+        leads = {event.trick: event for event in reversed(events)}  # each trick's first play
+        tricks = [trick for trick, event in sorted(leads.items()) if event.seat == viewer
+                  and any(card.rank == 14 and str(card)[-1] == question.suit for card in event.cards)]
+        if not tricks:
+            return []
+        trick, seats = tricks[-1], (viewer, (viewer + 2) % 4)
+    else:
+        trick = events[-1].trick
+        seats = ()
+    plays = [event for event in events if event.trick == trick]
+    if op == "legal":
+        chosen = [event for event in plays if question.card in {str(card) for card in event.cards}][:1]
+    elif op in ("interpret", "discard_order"):
+        chosen = [plays[0]] + [event for event in plays[1:] if event.seat == (viewer + 2) % 4]
+    elif op == "pass":
+        chosen = [event for event in plays if event.seat in seats]
+    else:
+        chosen = plays[:1]
+    return [DecidingPlay(event.trick, event.seat, f"trick {event.trick}: seat {event.seat} played "
+                                                  f"{pretty_cards(event.cards)}") for event in chosen]
 
 
 def explain(question: Question, convention: Convention | None, lang: str) -> tuple[list[str], list[str]]:
