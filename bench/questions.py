@@ -383,6 +383,24 @@ def repeats(lines: list[Line]) -> Counter[str]:
     return found
 
 
+def best_by_type(lines: list[Line]) -> dict[str, tuple[int, float, float, float, str]]:
+    """Per question type: the questions asked, the options shown (k, mean), the best strategy's hit rate (each
+    line scored by what was learned on the other half of the deals), §1's limit and the best one's name."""
+    halves = [[line for line in lines if fold(line) == half] for half in (0, 1)]
+    learned = [Learned(halves[1 - half], lines) for half in (0, 1)]
+    by_type: dict[str, list[Line]] = defaultdict(list)
+    for line in lines:
+        by_type[line["type"]].append(line)
+    table = {}
+    for kind, items in by_type.items():
+        hits = {name: sum(right(line, strategy(line, learned[fold(line)])) for line in items)
+                for name, strategy in STRATEGIES.items()}
+        name = max(hits, key=lambda n: hits[n])
+        k = sum(len(line["options"]) for line in items) / len(items)
+        table[kind] = (len(items), k, hits[name] / len(items), limit(items), name)
+    return table
+
+
 def main() -> None:
     """Print the per-type table of the best no-memory strategy, the repeats and the timing."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -397,26 +415,17 @@ def main() -> None:
     started = time.perf_counter()
     lines = list(sample(drills, args.deals, args.seed, args.runs, args.jobs))
     seconds = time.perf_counter() - started
-    halves = [[line for line in lines if fold(line) == half] for half in (0, 1)]
-    learned = [Learned(halves[1 - half], lines) for half in (0, 1)]
-    by_type: dict[str, list[Line]] = defaultdict(list)
-    for line in lines:
-        by_type[line["type"]].append(line)
+    by_type = best_by_type(lines)
     again = repeats(lines)
     print(f"{len(lines)} questions: {len(drills)} drills × {args.deals} deals × {args.runs} runs "
           f"(sampled in {seconds:.1f} s)")
     print(f"{'type':<24}{'asked':>6}{'k':>6}{'best':>7}{'limit':>7}  ok   {'repeats':>7}  best strategy")
     failing = 0
-    for kind, items in sorted(by_type.items()):
-        hits = {name: sum(right(line, strategy(line, learned[fold(line)])) for line in items)
-                for name, strategy in STRATEGIES.items()}
-        name = max(hits, key=lambda n: hits[n])
-        best, bound = hits[name] / len(items), limit(items)
-        k = sum(len(line["options"]) for line in items) / len(items)
+    for kind, (asked, k, best, bound, name) in sorted(by_type.items()):
         verdict = "yes" if best <= bound else "NO "
         failing += best > bound
-        print(f"{kind:<24}{len(items):>6}{k:>6.1f}{best:>7.1%}{bound:>7.1%}  {verdict}  "
-              f"{again[kind] / len(items):>7.1%}  {name}")
+        print(f"{kind:<24}{asked:>6}{k:>6.1f}{best:>7.1%}{bound:>7.1%}  {verdict}  "
+              f"{again[kind] / asked:>7.1%}  {name}")
     print(f"types over the limit: {failing} of {len(by_type)}; repeated questions: {sum(again.values())} "
           f"({sum(again.values()) / max(1, len(lines)):.1%})")
 
