@@ -1,5 +1,6 @@
 """Signal quizzes: every question a spot asks is graded as the referee (`trainer signals check`, the rules
-module) answers the same position; runs are planned at the viewer's own moments; hand-made legal items."""
+module) answers the same position; runs are planned at the viewer's own moments and never ask a question
+twice; legal items made from the trick just ended; the deciding plays are the plays that carried the signal."""
 from __future__ import annotations
 
 import json
@@ -142,7 +143,8 @@ def test_the_legal_quiz_makes_items_from_the_trick_just_ended_and_never_calls_ch
         assert len(checkpoints) == drill.checkpoint_count
         keys = set()
         for plays in checkpoints:
-            question = signal_question(drill, record, seat, plays, 11, convention, position_after(record, plays)).question
+            question = signal_question(drill, record, seat, plays, 11, convention,
+                                       position_after(record, plays)).question
             position = position_after(record, plays)
             trick = record.tricks[position.trick - 1]
             assert position.plays == len(trick.plays) and question.card in {str(p[0]) for p in trick.plays}
@@ -181,7 +183,8 @@ def test_the_deciding_plays_are_the_plays_that_carried_the_signal(path: Path) ->
         if moment.kind == "pass":
             first = plays[0]
             assert first.seat == spot.seat and first.trick < moment.trick
-            assert any(card.rank == 14 and str(card)[-1] == question.suit for card in record.tricks[first.trick - 1].plays[0])
+            led = record.tricks[first.trick - 1].plays[0]
+            assert any(card.rank == 14 and str(card)[-1] == question.suit for card in led)
             assert [p.seat for p in plays] == [spot.seat, (spot.seat + 2) % 4]
         else:
             assert plays[0].trick == moment.trick and plays[0].seat == leader

@@ -5,14 +5,20 @@ The positions come from the moment detector (`trainer.signals.moments`) on real 
 deal from one seat and stops at that seat's signal moments. The kinds, each a question type
 `signal:<kind>` (the skill a review or a daily queue files a mistake under):
 
-- `respond` — partner (or, in no trump, an opponent) leads a single card: which card do you play?
-  Every card the convention allows is right (answer kind `one_of`).
+- `respond` — partner (or, in no trump, an opponent) leads a single card: which of two of my cards do I
+  play, one the convention allows and one it does not (answer kind `one_of`)?
 - `interpret` — what did 对家's card on my lead say (the A, the K-ask, the 5-lead), what did the order
   of 对家's discards on my multi-card lead say, what does the banker's trump lead ask of me?
 - `discard` — partner leads two or more cards of a side suit: in which order do I lay mine?
-- `pass` — after partner signalled on my A: must I pass the suit now, and if not, which exception?
-- `legal` — is a described table behaviour (timing, "离开", chat like "555") a legal signal? Never
-  (seed 001 一); hand-made items, asked at trick ends.
+- `pass` — after partner signalled on my A: must I pass the suit now (the feedback names the exception)?
+- `legal` — is a table behaviour around a play of the trick just ended (timing, "离开", chat like "555",
+  or a public convention) a legal signal? Only the cards tell legally (seed 001 一); asked at trick ends.
+
+Every question needs the convention as a counting question needs memory (training.md §1, docs/decisions.md
+"Issue 22/23 (branch sigq)"): it shows the right answer beside wrong ones drawn so that no option value is
+right more often than another where it is shown, in an order drawn from the seed; rules right more often
+than the others where they may be are thinned (`KEPT`); a run never asks a question (type, subject,
+answer: `question_key`) twice.
 
 Every question keeps in its `fact` the op, the rule that decided it and the convention set
 (`op:rule:set`), so feedback and review can name the rule and quote the convention.
@@ -52,9 +58,9 @@ MOMENT_KINDS = {"respond": "respond", "interpret": "interpret", "discard_order":
                 "opening": "interpret", "discard_play": "discard", "pass": "pass"}
 """The quiz kind that asks about each kind of moment."""
 
-LEADER_OPTIONS = {14: ("has_other_A", "no_A", "cannot_tell", "played_other_A"),
-                  13: ("has_other_K", "no_K", "cannot_tell", "played_other_K"),
-                  5: ("played_other_K", "no_K")}
+LEADER_OPTIONS = {14: ("has_other_A", "no_A", "cannot_tell"), 13: ("has_other_K", "no_K", "cannot_tell")}
+"""What partner's card on my A or K lead can say. Partner playing the other A or K itself (and the 5-lead's
+answer, the K or not) is on the table: never asked."""
 MEANINGS = {
     "has_other_A": ("有另一张A", "holds the other A"),
     "no_A": ("没有A", "has no A"),
@@ -129,7 +135,8 @@ MAX_WRONG_ORDERS = 1
 """A discard question shows one right order and this many wrong ones."""
 RESPOND_WRONG = 1
 """A respond question shows one card the convention allows and this many it does not."""
-PRIOR = {"has_other_A": 1.0, "no_A": 1.0, "has_other_K": 1.0, "no_K": 1.0, "cannot_tell": 0.15, "help_draw_trumps": 0.1, "strong_draw": 1.0, "no_side_suits": 0.2, "none": 0.2}
+PRIOR = {"has_other_A": 1.0, "no_A": 1.0, "has_other_K": 1.0, "no_K": 1.0, "cannot_tell": 0.15,
+         "help_draw_trumps": 0.1, "strong_draw": 1.0, "no_side_suits": 0.2, "none": 0.2}
 """Roughly how often each meaning or request is the right answer where it may be (bot deals under the shipped
 sets): a question's distractor is drawn by it, so a rare answer is shown about as often wrong as right."""
 
@@ -380,8 +387,8 @@ def _interpret(spot: Spot, record: DealRecord, convention: Convention, rng: rand
     moment = spot.moment
     lead, play = Card.parse(moment.request["lead"][0]), Card.parse(moment.request["play"][0])
     meaning = str(moment.verdict.value)
-    values = [value for value in LEADER_OPTIONS.get(lead.rank, ()) if not value.startswith("played_other") and not (
-        value == "cannot_tell" and moment.request["leader"] == "opponent")]  # partner's A or K on the table: no question
+    values = [value for value in LEADER_OPTIONS.get(lead.rank, ()) if not (
+        value == "cannot_tell" and moment.request["leader"] == "opponent")]
     if meaning not in values:
         return None
     shown = _with_distractor(meaning, values, rng)
