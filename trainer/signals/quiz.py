@@ -231,16 +231,21 @@ def spots(record: DealRecord, convention: Convention) -> list[Spot]:
     return found
 
 
-KEPT = {("respond", "no_A"): 0.6, ("interpret", "no_A"): 0.75, ("opening", "opening_level"): 0.3}
-"""The share of the moments of a kind and rule that are asked (the others 1): the rules right more often than
-the others where they may be (no A to answer with, the level-card opening) are thinned, so that neither the
-answer nor a card rank that goes with it is a good guess (training.md §1)."""
+KEPT = {("respond", "no_A"): 0.6, ("interpret", "no_A"): 0.75, ("opening", "opening_level"): 0.3,
+        ("discard_play", "order_two:yes"): 0.6, ("discard_play", "sum_all:no"): 0.3}
+"""The share of the moments of a kind and rule (and, for a discard, its message) that are asked (the others
+all): the answers right more often than the others where they may be (no A to answer with, the level-card
+opening, a two-card discard saying yes) are thinned, so that neither the answer nor a card rank or an order
+that goes with it is a good guess (training.md §1)."""
 
 
 def _kept(spot: Spot, record: DealRecord) -> bool:
     """Whether a spot is asked (`KEPT`): a draw fixed by the deal and the spot, so every caller agrees."""
-    share = KEPT.get((spot.moment.kind, spot.moment.verdict.rule), 1.0)
-    digest = hashlib.sha256(f"{record.id}:{spot.seat}:{spot.plays}:{spot.moment.kind}".encode()).digest()
+    moment = spot.moment
+    message = moment.expected.get("message")
+    label = moment.verdict.rule if message is None else f"{moment.verdict.rule}:{message}"
+    share = KEPT.get((moment.kind, label), 1.0)
+    digest = hashlib.sha256(f"{record.id}:{spot.seat}:{spot.plays}:{moment.kind}".encode()).digest()
     return int.from_bytes(digest[:4], "big") < share * 2**32
 
 
@@ -420,7 +425,7 @@ def _reading(spot: Spot, record: DealRecord, convention: Convention, rng: random
     lead, play = parse_cards(" ".join(moment.request["lead"])), parse_cards(" ".join(moment.request["play"]))
     values = ["void", "holds_A", "no"] if convention.order_discards and len(lead) >= 3 else ["yes", "no"]
     meaning = str(moment.verdict.value)
-    if meaning not in values or sum(card.rank == 14 for card in lead) == 2:  # after A A only a void says yes
+    if meaning not in values or _both_aces(lead):
         return None
     laid_zh, laid_en = "、".join(card.pretty for card in play), ", then ".join(card.pretty for card in play)
     prompt = {"zh": f"你出{_cards_text(lead)}，对家依次垫出{laid_zh}。按你的约定（{convention.name}），这表示什么？",
@@ -430,6 +435,11 @@ def _reading(spot: Spot, record: DealRecord, convention: Convention, rng: random
     return Question("signal:interpret", "single", prompt, meaning,
                     _fact("discard_order", moment.verdict.rule, convention), suit=_suit_letter(lead[0], record),
                     options=options)
+
+
+def _both_aces(lead: Sequence[Card]) -> bool:
+    """Whether partner led both As: then no discard can say "I hold the A", only a void (the hand shows it)."""
+    return sum(card.rank == 14 for card in lead) == 2
 
 
 def _opening(spot: Spot, record: DealRecord, convention: Convention, rng: random.Random) -> Question | None:
@@ -463,7 +473,7 @@ def _discard(spot: Spot, record: DealRecord, convention: Convention, rng: random
     moment, ctx = spot.moment, record.ctx
     lead, hand = parse_cards(" ".join(moment.request["lead"])), parse_cards(" ".join(moment.request["hand"]))
     right = set(moment.verdict.orders)  # type: ignore[attr-defined]
-    if not right:
+    if not right or _both_aces(lead):
         return None
     suit = ctx.suit_of[lead[0].index]
     wrong = sorted(_wrong_orders(lead, hand, right, moment.played, convention, record),
