@@ -22,6 +22,7 @@ from trainer.referee import answer
 from trainer.signals.conventions import load_conventions
 from trainer.signals.quiz import (QUIZ_KINDS, SIGNAL_DRILLS_DIR, SignalDrill, build_question, deciding_plays, explain,
                                   load_signal_drills, plan_signal_run, signal_question, spots)
+from trainer.signals.reasons import PASS_EXCEPTIONS
 from trainer.signals.referee import OPS
 from trainer.tracking.tracker import public_events
 
@@ -39,7 +40,8 @@ def check_graded_as_referee(spot, question) -> None:
     """The question's right answer is exactly what the referee says about the spot's position."""
     said = referee(spot.moment.request)
     op = spot.moment.request["op"]
-    assert question.fact.startswith(f"{op}:{said['rule']}:")
+    rule = f"exception_{said['exception']}" if op == "pass" and said.get("exception") else said["rule"]
+    assert question.fact.startswith(f"{op}:{rule}:")
     values = [option["value"] for option in question.options]
     assert len(set(values)) == len(values) >= 2
     if op == "respond":
@@ -193,3 +195,23 @@ def test_the_deciding_plays_are_the_plays_that_carried_the_signal(path: Path) ->
             assert partner == ([(moment.trick, (spot.seat + 2) % 4)] if reading else [])
         checked[moment.kind] += 1
     assert checked, "the deal has moments"
+
+
+def test_a_kept_pass_names_its_exception_in_the_feedback() -> None:
+    named = Counter()
+    for path in STARTER:
+        record = load_record(path)
+        convention = SETS[record.data["source"]["signals"]["name"]]
+        for spot in spots(record, convention):
+            if spot.kind == "pass":
+                question = build_question(spot, record, convention, random.Random(2))
+                said = referee(spot.moment.request)
+                zh, en = explain(question, convention, "zh")[0][0], explain(question, convention, "en")[0][0]
+                if said["must_pass"]:
+                    assert zh.startswith("规则 pass: ") and question.answer == "pass"
+                else:
+                    number = said["exception"]
+                    assert zh.startswith(f"规则 exception_{number}: ") and PASS_EXCEPTIONS[number][1] in zh
+                    assert f"exception {number} of seed 001" in en and question.answer == "keep"
+                    named[number] += 1
+    assert len(named) >= 2, named

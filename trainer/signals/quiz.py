@@ -529,10 +529,12 @@ def _pass(spot: Spot, record: DealRecord, convention: Convention, rng: random.Ra
     letter = "SHCD"[verdict.suit]  # type: ignore[attr-defined]
     words = SUIT_WORDS[letter]
     answer = "pass" if verdict.must_pass else "keep"  # type: ignore[attr-defined]
+    exception = verdict.exception  # type: ignore[attr-defined]
+    rule = verdict.rule if exception is None else f"exception_{exception}"  # the feedback names which
     prompt = {"zh": f"你出{words[0]}A时对家给了信号，现在轮到你出牌。要传{words[0]}吗？",
               "en": f"Partner signalled on your A of {words[1]} and now you lead. Do you pass {words[1]} now?"}
     options = [_option(value, *PASS_OPTIONS[value]) for value in rng.sample(list(PASS_OPTIONS), len(PASS_OPTIONS))]
-    return Question("signal:pass", "single", prompt, answer, _fact("pass", verdict.rule, convention), suit=letter,
+    return Question("signal:pass", "single", prompt, answer, _fact("pass", rule, convention), suit=letter,
                     options=options)
 
 
