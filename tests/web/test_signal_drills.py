@@ -131,9 +131,12 @@ def test_signal_mistakes_go_to_the_review_with_the_rule_and_the_convention(app, 
     listing = alice.get("/review?type=signal:respond")
     assert listing.status_code == 200 and "信号：应A" in visible_text(listing.text)
     assert all(f"/review/{a.id}" in listing.text for a in wrong)
-    page = visible_text(alice.get(f"/review/{wrong[0].id}").text)
+    shown = alice.get(f"/review/{wrong[0].id}").text
+    page = visible_text(shown)
     rule = wrong[0].question["fact"].split(":")[1]
     assert f"规则 {rule}" in page and "你的约定 basic_89JQ：初级：8、9、J、Q 应A" in page
+    trick = int(wrong[0].position.split(".")[0])  # the deciding play: the lead of the trick asked in
+    assert re.search(rf"第{trick}轮 (下家|对家|上家)出了", page) and f"?step=1#deciding" in shown
     alice.post("/lang", data={"lang": "en"})
     page = visible_text(alice.get(f"/review/{wrong[0].id}").text)
     assert f"Rule {rule}" in page and "Your conventions basic_89JQ: Basic: 8 9 J Q answer the A" in page
