@@ -67,6 +67,8 @@ class Learned:
         self.by_subject: dict[tuple[str, str], Counter[Any]] = defaultdict(Counter)
         self.offsets: dict[str, Counter[int]] = defaultdict(Counter)
         self.previous_same: dict[int, Line | None] = {}
+        self.lines = lines
+        """The lines learned from (strategies that learn more than the answers' counts read them)."""
         for line in lines:
             answer = key(line["answer"]) if line["kind"] != "one_of" else line["answer"][0]
             self.by_type[line["type"]][answer] += 1
@@ -266,6 +268,100 @@ STRATEGIES: dict[str, Strategy] = {
 }
 """The battery: each answers from the line's visible state, options and what the sample teaches."""
 
+# -- signal quizzes (signal:*): no-convention strategies ---------------------------------------------
+# A signal question tests the convention set as a counting question tests memory: these strategies know
+# neither, and answer from the visible state, the options and what the sample teaches about the generator
+# (how often an option value, a card rank or an order's shape is right where it is shown).
+
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "SJ", "BJ")
+
+
+def _card_like(value: Any) -> bool:
+    return isinstance(value, str) and all(rank_of(part) in RANKS for part in value.split(","))
+
+
+def order_shape(value: str) -> str:
+    """An order of cards (`8S,7S`) by its ranks' shape: how many, and descending, ascending or mixed."""
+    ranks = [RANKS.index(rank_of(card)) for card in value.split(",")]
+    if len(ranks) == 1:
+        return "1"
+    shape = "desc" if ranks == sorted(ranks, reverse=True) else "asc" if ranks == sorted(ranks) else "mixed"
+    return f"{len(ranks)}:{shape}"
+
+
+def option_feature(value: Any) -> Any:
+    """What a no-convention strategy tells options apart by: a card by its rank, an order by its shape,
+    any other value as itself."""
+    if _card_like(value):
+        return rank_of(value) if "," not in value else order_shape(value)
+    return value
+
+
+def lead_rank(line: Line) -> str | None:
+    """The rank of the card that led the trick on the table (None: no trick)."""
+    trick = line["visible"]["trick"]
+    return rank_of(trick[0][1][0]) if trick else None
+
+
+def learned_rate(feature: Callable[[Line, Any], Any]) -> Strategy:
+    """The option whose `feature` was right most often where shown (over the lines learned from, per type)."""
+    tables: dict[int, dict[tuple[str, Any], list[int]]] = {}
+
+    def table(learned: Learned) -> dict[tuple[str, Any], list[int]]:
+        if id(learned) not in tables:
+            counts: dict[tuple[str, Any], list[int]] = defaultdict(lambda: [0, 0])
+            for line in learned.lines:
+                if line["type"].startswith("signal:"):
+                    for value in values(line):
+                        entry = counts[(line["type"], feature(line, value))]
+                        entry[0] += right(line, value)
+                        entry[1] += 1
+            tables[id(learned)] = counts
+        return tables[id(learned)]
+
+    def guess(line: Line, learned: Learned) -> Guess:
+        if not line["type"].startswith("signal:") or not line["options"]:
+            return None
+        counts = table(learned)
+
+        def rate(value: Any) -> float:
+            hits, shown = counts.get((line["type"], feature(line, value)), (0, 0))
+            return hits / shown if shown else 0.0
+        return max(values(line), key=rate)
+    return guess
+
+
+def card_extreme(highest: bool) -> Strategy:
+    """Of card options, the highest (or lowest) by rank: the rank of an order's last card."""
+    def guess(line: Line, learned: Learned) -> Guess:
+        shown = [value for value in values(line) if _card_like(value)]
+        if not shown:
+            return None
+        rank = lambda value: RANKS.index(rank_of(value.split(",")[-1]))  # noqa: E731
+        return (max if highest else min)(shown, key=rank)
+    return guess
+
+
+def point_option(points: bool) -> Strategy:
+    """The first card option that is (or is not) a point card (5, 10, K): 走分, or keep the points."""
+    def guess(line: Line, learned: Learned) -> Guess:
+        return next((value for value in values(line) if _card_like(value) and "," not in value
+                     and (rank_of(value) in POINTS) == points), None)
+    return guess
+
+
+SIGNAL_STRATEGIES: dict[str, Strategy] = {
+    "signal: the option value (rank, order shape) most often right": learned_rate(lambda line, v: option_feature(v)),
+    "signal: the same, given the lead card's rank": learned_rate(lambda line, v: (lead_rank(line), option_feature(v))),
+    "signal: the same, given the subject": learned_rate(lambda line, v: (str(line["subject"]), option_feature(v))),
+    "signal: the highest card": card_extreme(True),
+    "signal: the lowest card": card_extreme(False),
+    "signal: a point card (走分)": point_option(True),
+    "signal: not a point card": point_option(False),
+}
+"""No-convention strategies for the signal quizzes."""
+STRATEGIES.update(SIGNAL_STRATEGIES)
+
 
 def fold(line: Line) -> int:
     """The half of the deals a line's deal is in (strategies learn from the other half)."""
@@ -286,9 +382,33 @@ def repeats(lines: list[Line]) -> Counter[str]:
         run = (line["drill"], line["deal"], line["run"])
         question = (line["type"], str(line["subject"]), key(line["answer"]) if line["kind"] != "one_of"
                     else frozenset(line["answer"]))
-        found[line["type"]] += question in seen[run]
+        found[kind_of(line)] += question in seen[run]
         seen[run].add(question)
     return found
+
+
+def kind_of(line: Line) -> str:
+    """The row a question counts in: its type, prefixed by its mode outside replays (`flash:flash_points`)."""
+    return line["type"] if line["mode"] == "replay" else f'{line["mode"]}:{line["type"]}'
+
+
+def best_by_type(lines: list[Line]) -> dict[str, tuple[int, float, float, float, str]]:
+    """Per question type: the questions asked, the options shown (k, mean), the best strategy's hit rate (each
+    line scored by what was learned on the other half of the deals), §1's limit and the best one's name."""
+    halves = [[line for line in lines if fold(line) == half] for half in (0, 1)]
+    learned = [Learned(halves[1 - half], lines) for half in (0, 1)]
+    by_type: dict[str, list[Line]] = defaultdict(list)
+    for line in lines:
+        if line["mode"] not in EXEMPT:
+            by_type[kind_of(line)].append(line)
+    table = {}
+    for kind, items in by_type.items():
+        hits = {name: sum(right(line, strategy(line, learned[fold(line)])) for line in items)
+                for name, strategy in STRATEGIES.items()}
+        name = max(hits, key=lambda n: hits[n])
+        k = sum(len(line["options"]) for line in items) / len(items)
+        table[kind] = (len(items), k, hits[name] / len(items), limit(items), name)
+    return table
 
 
 def main() -> None:
@@ -305,31 +425,21 @@ def main() -> None:
     started = time.perf_counter()
     lines = list(sample(drills, args.deals, args.seed, args.runs, args.jobs))
     seconds = time.perf_counter() - started
-    halves = [[line for line in lines if fold(line) == half] for half in (0, 1)]
-    learned = [Learned(halves[1 - half], lines) for half in (0, 1)]
-    by_type: dict[str, list[Line]] = defaultdict(list)
-    for line in lines:
-        by_type[line["type"] if line["mode"] == "replay" else f'{line["mode"]}:{line["type"]}'].append(line)
+    by_type = best_by_type(lines)
     again = repeats([line for line in lines if line["mode"] not in EXEMPT])
+    exempt = Counter(kind_of(line) for line in lines if line["mode"] in EXEMPT)
     print(f"{len(lines)} questions: {len(drills)} drills × {args.deals} deals × {args.runs} runs "
           f"(sampled in {seconds:.1f} s)")
     print(f"{'type':<24}{'asked':>6}{'k':>6}{'best':>7}{'limit':>7}  ok   {'repeats':>7}  best strategy")
-    failing = exempt = 0
-    for kind, items in sorted(by_type.items()):
-        if items[0]["mode"] in EXEMPT:
-            exempt += 1
-            print(f"{kind:<24}{len(items):>6}{'':>6}{'':>7}{'':>7}  exempt ({EXEMPT[items[0]['mode']]})")
-            continue
-        hits = {name: sum(right(line, strategy(line, learned[fold(line)])) for line in items)
-                for name, strategy in STRATEGIES.items()}
-        name = max(hits, key=lambda n: hits[n])
-        best, bound = hits[name] / len(items), limit(items)
-        k = sum(len(line["options"]) for line in items) / len(items)
+    failing = 0
+    for kind, (asked, k, best, bound, name) in sorted(by_type.items()):
         verdict = "yes" if best <= bound else "NO "
         failing += best > bound
-        print(f"{kind:<24}{len(items):>6}{k:>6.1f}{best:>7.1%}{bound:>7.1%}  {verdict}  "
-              f"{again[kind] / len(items):>7.1%}  {name}")
-    print(f"types over the limit: {failing} of {len(by_type) - exempt} ({exempt} exempt); repeated questions: {sum(again.values())} "
+        print(f"{kind:<24}{asked:>6}{k:>6.1f}{best:>7.1%}{bound:>7.1%}  {verdict}  "
+              f"{again[kind] / asked:>7.1%}  {name}")
+    for kind, asked in sorted(exempt.items()):
+        print(f"{kind:<24}{asked:>6}{'':>6}{'':>7}{'':>7}  exempt ({EXEMPT[kind.split(':')[0]]})")
+    print(f"types over the limit: {failing} of {len(by_type)} ({len(exempt)} exempt); repeated questions: {sum(again.values())} "
           f"({sum(again.values()) / max(1, len(lines)):.1%})")
 
 

@@ -2,9 +2,10 @@
 
 Per quiz kind: the quiz spots per deal (informative questions a run can stop at), and per drill of
 `drills/signal_drills/` the share of deals a run can start on and the mean questions per run; the time
-`spots` takes per deal (a signal question is recomputed from it on each request of a run).
+`spots` takes per deal (a signal question is recomputed from it on each request of a run). With `--pool`:
+per shipped convention set, the moments of its pool (`trainer.signals.pool`) by quiz kind instead.
 
-    python bench/signal_quiz.py [--deals N] [--set NAME]
+    python bench/signal_quiz.py [--deals N] [--set NAME] [--pool]
 """
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from collections import Counter
 from trainer.bots.generate import generate_records
 from trainer.engine.rules import Rules
 from trainer.records import parse_record
-from trainer.signals.conventions import find_convention
+from trainer.signals.conventions import find_convention, load_conventions
+from trainer.signals.pool import pool_moments, read_pool
 from trainer.signals.quiz import load_signal_drills, plan_signal_run, spots
 
 
@@ -24,7 +26,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--set", default="basic_89JQ")
+    parser.add_argument("--pool", action="store_true", help="the shipped pools' moments per set")
     args = parser.parse_args()
+    if args.pool:
+        for name, convention in sorted(load_conventions().items()):
+            moments = pool_moments(read_pool(name), convention)
+            kinds = Counter(spot.kind for _deal, spot in moments)
+            print(f"  {name:15} {len(moments):4} moments: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+        return
     convention = find_convention(args.set)
     records = [parse_record(r) for r in generate_records(Rules(), 2026, args.deals, signals=convention)]
     kinds: Counter[str] = Counter()

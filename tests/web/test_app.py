@@ -165,6 +165,8 @@ def test_the_shipped_starter_library_loads(make_app) -> None:
         assert len(records) == 1000 and {record["rules"] for record in records} == {rules}
         assert {is_gouji(record) for record in records} == {game == "gouji"}
         shipped += len(records)
+    for path in folder.glob("signal-pool-*.json.xz"):  # the signal quizzes' pools, one per convention set
+        shipped += len(json.loads(lzma.decompress(path.read_bytes())))
     app = make_app(STARTER_DEALS_DIR=str(folder))
     assert _shared_count(app) == len(files) + shipped > 4000
     with Session(app.extensions["jipai_engine"]) as db:

@@ -4,6 +4,7 @@ stored before the feedback (which names the rule and quotes the convention), mis
 with and without htmx."""
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -47,7 +48,7 @@ def recompute(app, run, index: int):
     with session(app) as db:
         record = parse_record(db.get(Deal, run.deal_pk).record)
     plays = run.checkpoints[index]
-    return signal_question(SIGNAL_DRILLS[run.drill_id], record, run.seat, plays, run.seed, index, SETS[run.signals],
+    return signal_question(SIGNAL_DRILLS[run.drill_id], record, run.seat, plays, run.seed, SETS[run.signals],
                            position_after(record, plays)).question
 
 
@@ -64,10 +65,14 @@ def drive(client, app, run_id: int, headers: dict, right=lambda index: index % 2
         op, rule, name = question.fact.split(":")
         text = visible_text(shown)
         assert 'class="verdict"' in shown and ("✓" if right(index) else "✗") in text
+        first = text.index("（种子001 一）" if op == "legal" else f"规则 {rule}")
         if op == "legal":
             assert "非法信息" in text
         else:
             assert f"规则 {rule}" in text and f"你的约定 {name}" in text
+        deciding = re.findall(r"第(\d+)轮 (自己|下家|对家|上家)出了", text)  # the plays that carried the signal, first
+        assert deciding and text.index("关键的几手") < first, text
+        assert all(f"show={trick}" in shown for trick, _seat in deciding)
 
     return drilling.drive(client, app, run_id, right, headers, question_of=recompute, check=check)
 
@@ -126,9 +131,12 @@ def test_signal_mistakes_go_to_the_review_with_the_rule_and_the_convention(app, 
     listing = alice.get("/review?type=signal:respond")
     assert listing.status_code == 200 and "信号：应A" in visible_text(listing.text)
     assert all(f"/review/{a.id}" in listing.text for a in wrong)
-    page = visible_text(alice.get(f"/review/{wrong[0].id}").text)
+    shown = alice.get(f"/review/{wrong[0].id}").text
+    page = visible_text(shown)
     rule = wrong[0].question["fact"].split(":")[1]
     assert f"规则 {rule}" in page and "你的约定 basic_89JQ：初级：8、9、J、Q 应A" in page
+    trick = int(wrong[0].position.split(".")[0])  # the deciding play: the lead of the trick asked in
+    assert re.search(rf"第{trick}轮 (下家|对家|上家)出了", page) and f"?step=1#deciding" in shown
     alice.post("/lang", data={"lang": "en"})
     page = visible_text(alice.get(f"/review/{wrong[0].id}").text)
     assert f"Rule {rule}" in page and "Your conventions basic_89JQ: Basic: 8 9 J Q answer the A" in page

@@ -144,7 +144,7 @@ def _signal_runs(drill: SignalDrill, record: DealRecord, seed: int, number: int,
         run_seed_ = run_seed(seed, drill.id, number, run)
         seat, checkpoints = plan_signal_run(drill, record, run_seed_, convention, found)
         for index, plays in enumerate(checkpoints):
-            asked = signal_asked(drill, record, seat, plays, run_seed_, index, convention, events, found)
+            asked = signal_asked(drill, record, seat, plays, run_seed_, convention, events, found)
             yield _line(drill, record.id, run, seat, str(asked.position), index, asked.question, "shengji",
                         _subject(asked.question), shengji_visible(record, seat, plays, None))
 

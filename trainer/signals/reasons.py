@@ -95,6 +95,18 @@ REASONS: dict[tuple[str, str], tuple[str, str]] = {
                                            "庄家中途用级牌吊主：要求对家不要再出副牌。"),
     ("opening_request", "none"): ("This lead requests nothing.", "这次出牌没有要求。"),
 }
+PASS_EXCEPTIONS = {
+    1: ("the A was your only card of the suit: nothing is left to pass", "A是该门唯一一张，无牌可传"),
+    2: ("after the A only one pair is left (A QQ)", "A后只剩一对（A QQ）"),
+    3: ("you hold a tractor, or a long suit built on one", "你有拖拉机（或由拖拉机组成的长套）"),
+    4: ("other suits' top cards must be cashed first (then pass)", "先出其它门的大牌（之后再传）"),
+    5: ("you are establishing this suit as a long suit", "你要把这门做成长套"),
+    6: ("partner has shown a void in another side suit", "对家已在另一门副牌断门"),
+    7: ("partner has already won a trick", "对家已经赢过一轮"),
+    8: ("partner has discarded this suit", "对家垫过这门"),
+    9: ("the opponents have discarded this suit's K and 10", "对方垫出了这门的K和10"),
+}
+"""The nine exceptions of seed 001 三(一) that let the leader keep a suit partner signalled in."""
 for _rule in ("order_two", "order_three_plus", "sum_all", "sum_others_only", "void_before", "not_side_suit"):
     REASONS[("discard_play", _rule)] = REASONS[("discard_order", _rule)]
 REASONS[("discard_play", "must_follow_pair")] = ("You hold a pair: the pair must be answered with a pair, no "
@@ -102,6 +114,12 @@ REASONS[("discard_play", "must_follow_pair")] = ("You hold a pair: the pair must
 
 
 def reason_text(op: str, rule: str, lang: str = "en") -> str:
-    """The reason for `rule` of `op` in `lang` (`zh` or anything else for English)."""
+    """The reason for `rule` of `op` in `lang` (`zh` or anything else for English); a pass kept under
+    exception N (`exception_N`, as the quiz files it) names that exception."""
+    if op == "pass" and rule.startswith("exception_"):
+        number = int(rule.removeprefix("exception_"))
+        english, chinese = PASS_EXCEPTIONS[number]
+        return (f"对家给了信号，但符合不传的第{number}种情况（三(一)）：{chinese}。" if lang == "zh" else
+                f"Partner signalled, but exception {number} of seed 001 三(一) lets you keep the suit: {english}.")
     english, chinese = REASONS[(op, rule)]
     return chinese if lang == "zh" else english

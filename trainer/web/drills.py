@@ -159,11 +159,11 @@ def start(drill_id: str) -> Any:
     if drill is None:
         abort(404)
     db = get_session()
-    seed = secrets.randbelow(2**31)
-    if isinstance(drill, SignalDrill):  # a signal quiz picks its deal by the player's conventions
+    if isinstance(drill, SignalDrill):  # a signal quiz draws from its pool by the player's conventions and seed
         from trainer.web.sigquiz import start_run  # it imports the run loop
 
-        return start_run(drill, seed)
+        return start_run(drill)
+    seed = secrets.randbelow(2**31)
     for key in _candidates(db, drill, seed):
         data = deal_cache().get(db, key)
         if drill.rules != data.record.rules:

@@ -17,7 +17,7 @@ from flask_babel import get_locale
 
 from trainer.drills.gouji import QUESTION_TYPES as GOUJI_QUESTION_TYPES
 from trainer.drills.questions import QUESTION_TYPES, Question
-from trainer.drills.explain import Explanation, explain_question
+from trainer.drills.explain import DecidingPlay, Explanation, explain_question
 from trainer.signals import quiz as signal_quiz
 from trainer.tracking.tracker import PlayEvent, Snapshot
 from trainer.web.decision_text import decision_line
@@ -135,17 +135,22 @@ def answer_text(question: Question, answer: Any, lang: str) -> str:
 
 def explanation(question: Question, snap: Snapshot, events: Sequence[PlayEvent]) -> Explanation:
     """The deciding lines and the full account of `question`'s answer, translated, seats named from
-    the viewer (`trainer.drills.explain`); for a signal quiz, the rule and the convention set quoted
-    (`trainer.signals.quiz.explain`)."""
+    the viewer (`trainer.drills.explain`); for a signal quiz, the plays that carried the signal, the rule
+    and the convention set quoted (`trainer.signals.quiz.deciding_plays`, `explain`)."""
     if question.type in SIGNAL_LABELS:
         name = question.fact.split(":")[-1]
         decisive, account = signal_quiz.explain(question, current_app.extensions["jipai_conventions"].get(name),
                                                 lang())
-        return Explanation(decisive, account)
+        return Explanation(decisive, account,
+                           _localised_plays(signal_quiz.deciding_plays(question, snap.seat, events), snap.seat))
     raw = explain_question(question, snap, events)
     return Explanation([localise(line, snap.seat) for line in raw.decisive],
-                       [localise(line, snap.seat) for line in raw.account],
-                       [dataclasses.replace(play, line=deciding_play(play.line, snap.seat)) for play in raw.plays])
+                       [localise(line, snap.seat) for line in raw.account], _localised_plays(raw.plays, snap.seat))
+
+
+def _localised_plays(plays: Sequence[DecidingPlay], viewer: int) -> list[DecidingPlay]:
+    """Deciding plays with their lines in the current language, seats named from `viewer`."""
+    return [dataclasses.replace(play, line=deciding_play(play.line, viewer)) for play in plays]
 
 
 def deciding_play(line: str, viewer: int) -> str:

@@ -21,6 +21,7 @@ from trainer.drills.questions import Question
 from trainer.drills.runs import Asked, position_after
 from trainer.engine.cards import Suit
 from trainer.signals.conventions import CONVENTIONS_DIR, Convention, load_conventions
+from trainer.signals.pool import player_seed
 from trainer.signals.quiz import SIGNAL_DRILLS_DIR, SignalDrill, Spot, load_signal_drills, \
     plan_signal_run, signal_asked, signal_question, spots
 from trainer.web.auth import login_required
@@ -115,22 +116,31 @@ def run_convention(run: DrillRun) -> Convention:
     return conventions().get(run.signals or "") or conventions().get(DEFAULT_SET) or Convention()
 
 
-def _candidates(drill: SignalDrill, seed: int, name: str) -> list[tuple[DealKey, int]]:
+def _candidates(drill: SignalDrill, name: str) -> list[tuple[DealKey, int]]:
     """The complete deals visible to the user under the drill's rules, those the bots played under the
-    set `name` first, then those played under another set, then the rest; each group the least drilled
-    first, ties in an order drawn from `seed` (as `trainer.web.drills` does for the other drills); each
-    with its group (0, 1 or 2)."""
+    set `name` first (its pool, `trainer.signals.pool`), then those played under another set, then the
+    rest; each group the least drilled first, ties in the player's own order of the pool (drawn from
+    `player_seed`: another for another player, the same every time for one); each with its group (0, 1
+    or 2)."""
     played_under = Deal.record[("source", "signals", "name")].as_string()
     group = sa.case((played_under == name, 0), (played_under.is_not(None), 1), else_=2)
     runs = (select(func.count()).select_from(DrillRun)
             .where(DrillRun.user_id == g.user.id, DrillRun.deal_pk == Deal.pk).scalar_subquery())
-    shuffle = (sa.cast(col(Deal.pk), sa.BigInteger) * 2654435761 + seed) % 2147483647
+    shuffle = (sa.cast(col(Deal.pk), sa.BigInteger) * 2654435761 + player_seed(g.user.id, name)) % 2147483647
     query = (select(Deal.pk, Deal.id, Deal.created, group)
              .where(_visible(g.user.id), col(Deal.complete).is_(True), Deal.rules == drill.rules.preset,
                     col(Deal.custom_rules).is_(False), Deal.game == drill.game)
-             .order_by(group, runs, shuffle).limit(CANDIDATES))
+             .order_by(group, runs, shuffle, col(Deal.pk)).limit(CANDIDATES))
     return [((pk, deal_id, created), rank) for pk, deal_id, created, rank in get_session().exec(query).all()
             if pk is not None]
+
+
+def draw_seed(key: str, name: str) -> int:
+    """The seed of the signed-in player's next draw for `key` (a drill id or a question type) under the set
+    `name`: the player's own (`player_seed`), moved on by every run the player has started, so one
+    player's draws come back the same and two players' differ."""
+    done = get_session().exec(select(func.count()).select_from(DrillRun).where(DrillRun.user_id == g.user.id)).one()
+    return player_seed(g.user.id, name, key, done)
 
 
 ENOUGH = 3
@@ -150,14 +160,15 @@ class Planned:
 
 
 def plan_run(drill: SignalDrill, seed: int) -> Planned | None:
-    """Plan a signal run under the player's convention set: the first candidate deal with `ENOUGH` signal
-    spots of the drill's kinds at one seat (else the candidate with the most, among the deals played under
-    the set when there are some), watched from that seat; None when no candidate has a spot."""
+    """Plan a signal run under the player's convention set: the first candidate deal (`_candidates`) with
+    `ENOUGH` signal spots of the drill's kinds at one seat (else the candidate with the most, among the
+    deals played under the set when there are some), watched from that seat, seat and checkpoints drawn
+    from `seed`; None when no candidate has a spot."""
     name = chosen_set()
     convention = conventions()[name]
     best: Planned | None = None
     best_group = 0
-    for key, group in _candidates(drill, seed, name):
+    for key, group in _candidates(drill, name):
         if best is not None and group > best_group:  # a deal played under the set beats one with more spots
             break
         data = deal_cache().get(get_session(), key)
@@ -171,8 +182,10 @@ def plan_run(drill: SignalDrill, seed: int) -> Planned | None:
     return best
 
 
-def start_run(drill: SignalDrill, seed: int) -> Any:
-    """Start a signal run under the player's convention set (`plan_run`)."""
+def start_run(drill: SignalDrill) -> Any:
+    """Start a signal run under the player's convention set (`plan_run`), drawn from the player's own
+    seed (`draw_seed`)."""
+    seed = draw_seed(drill.id, chosen_set())
     best = plan_run(drill, seed)
     if best is not None:
         return open_run(DrillRun(user_id=g.user.id, drill_id=drill.id, deal_pk=best.deal[0], seat=best.seat,
@@ -194,7 +207,8 @@ def kind_drill(question_type: str) -> SignalDrill | None:
 
 def fresh_question(question_type: str, seed: int) -> tuple[Planned, Question] | None:
     """A fresh position and question of one signal quiz kind for the daily training, planned as a signal
-    run of that kind is (`plan_run`); None when no deal has one."""
+    run of that kind is (`plan_run`: the deal from the player's order of the pool, the moment in it
+    from `seed`); None when no deal has one."""
     drill = kind_drill(question_type)
     planned = plan_run(drill, seed) if drill is not None else None
     if drill is None or planned is None:
@@ -202,7 +216,7 @@ def fresh_question(question_type: str, seed: int) -> tuple[Planned, Question] | 
     data = deal_cache().get(get_session(), planned.deal)
     plays = planned.checkpoints[0]
     convention = conventions()[planned.signals]
-    asked = signal_question(drill, data.record, planned.seat, plays, seed, 0, convention,
+    asked = signal_question(drill, data.record, planned.seat, plays, seed, convention,
                             position_after(data.record, plays), deal_spots(planned.deal[0], data, convention))
     return planned, asked.question
 
@@ -212,5 +226,5 @@ def question_at(run: DrillRun, drill: SignalDrill, data: DealData, index: int) -
     what the viewer knows there (the run loop's hooks grade the answer from it)."""
     plays = run.checkpoints[index]
     convention = run_convention(run)
-    return signal_asked(drill, data.record, run.seat, plays, run.seed, index, convention, data.events,
+    return signal_asked(drill, data.record, run.seat, plays, run.seed, convention, data.events,
                         deal_spots(run.deal_pk, data, convention))
