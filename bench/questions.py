@@ -19,6 +19,8 @@ from typing import Any
 
 from trainer.drills.sample import curriculum, sample
 
+from gouji_strategies import GOUJI_STRATEGIES, GoujiLearned
+
 Line = dict[str, Any]
 Guess = Any
 Strategy = Callable[[Line, "Learned"], Guess]
@@ -303,6 +305,7 @@ def main() -> None:
     seconds = time.perf_counter() - started
     halves = [[line for line in lines if fold(line) == half] for half in (0, 1)]
     learned = [Learned(halves[1 - half], lines) for half in (0, 1)]
+    gouji_learned = [GoujiLearned(halves[1 - half]) for half in (0, 1)]
     by_type: dict[str, list[Line]] = defaultdict(list)
     for line in lines:
         by_type[line["type"]].append(line)
@@ -314,6 +317,9 @@ def main() -> None:
     for kind, items in sorted(by_type.items()):
         hits = {name: sum(right(line, strategy(line, learned[fold(line)])) for line in items)
                 for name, strategy in STRATEGIES.items()}
+        if items[0]["family"] == "gouji":
+            hits.update({name: sum(right(line, strategy(line, gouji_learned[fold(line)])) for line in items)
+                         for name, strategy in GOUJI_STRATEGIES.items()})
         name = max(hits, key=lambda n: hits[n])
         best, bound = hits[name] / len(items), limit(items)
         k = sum(len(line["options"]) for line in items) / len(items)
