@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from trainer.drills.along import snapshots_along
+from trainer.drills.gouji_priors import PRIORS
 from trainer.drills.questions import Question, QuestionKey, drill_field, question_key, question_weights, rarely_zero
 from trainer.engine.cards import Card, parse_cards, pretty_cards
 from trainer.engine.errors import MalformedError
@@ -155,7 +156,10 @@ def _yes_no_question(name: str, fact: str, zh: str, en: str, value: Callable[[Co
 
 
 GOUJI_RANKS = ("A", "K", "Q", "J", "10")
-PLAIN_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3")
+PLAIN_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
+"""The ranks asked about by count: not the 3s, held to the end (憋3) and so nearly always all still in hands."""
+SET_PLAYED_RANKS = ("A", "K", "Q", "J")
+"""The ranks whose 够级 sets played are asked: not the 10s (five of a kind), almost never played as a set."""
 NUMBER_SPREAD = 6
 """A type with this spread or more is asked as a number (the no-memory answer is then right on 1 question in 8
 at most); a smaller spread is asked as a choice among its `spread` possible answers (limit 1.5/k)."""
@@ -164,7 +168,7 @@ QUESTION_TYPES: dict[str, GoujiQuestionType] = {q.name: q for q in (
         "sets_left", "gouji.max_sets_unseen", "外面最多还可能有几套{}的原版够级牌？",
         "At most how many original 够级 sets of {} could still be out?",
         lambda c, r: c.facts["gouji"][r]["max_sets_unseen"]), spread=3, sign=-1),
-    GoujiQuestionType("sets_played", GOUJI_RANKS, _number(
+    GoujiQuestionType("sets_played", SET_PLAYED_RANKS, _number(
         "sets_played", "gouji.sets_played", "已经出了几套{}的够级牌？", "How many 够级 sets of {} have been played?",
         lambda c, r: c.facts["gouji"][r]["sets_played"]), spread=3),
     GoujiQuestionType("rank_unseen", PLAIN_RANKS, _number(
@@ -256,6 +260,16 @@ def make_question(kind: str, ctx: Context, rng: random.Random, opening: Context 
     return question
 
 
+ROUND_BUCKETS = (1, 2, 4, 6, 9, 13, 18)
+"""Upper ends of the round buckets the natural rates are counted in (`gouji_priors`; the last bucket is open)."""
+
+
+def round_bucket(at: str) -> int:
+    """The bucket of a position `R.K`'s round (the table shows the round number)."""
+    number = int(at.partition(".")[0])
+    return next((index for index, top in enumerate(ROUND_BUCKETS) if number <= top), len(ROUND_BUCKETS))
+
+
 def memory_part(question: Question, base: Question, sign: int) -> int | None:
     """How far memory moves the answer from the no-memory one (`base`): for a yes/no 0 (the same) or 1; for
     a number `sign` × the difference, None when memory moved it the other way."""
@@ -272,6 +286,7 @@ def _spread_question(qtype: GoujiQuestionType, ctx: Context, rng: random.Random,
     those offered, then a subject with it."""
     spread = qtype.spread
     assert spread is not None
+    weighed = spread < NUMBER_SPREAD and qtype.base == "table"
     by_part: dict[int, list[Question]] = {}
     for subject in qtype.subjects:
         question, base = qtype.build(ctx, subject), qtype.build(base_ctx, subject)
@@ -286,16 +301,31 @@ def _spread_question(qtype: GoujiQuestionType, ctx: Context, rng: random.Random,
                 continue
             question = replace(question, kind="single", answer=str(question.answer),
                                options=[{"value": str(v), "label": {"zh": str(v), "en": str(v)}} for v in values])
-        if question_key(question) not in asked:
-            by_part.setdefault(part, []).append(question)
+        if question_key(question) in asked or weighed and rng.random() >= acceptance(qtype, subject, ctx.facts["at"],
+                                                                                     part):
+            continue
+        by_part.setdefault(part, []).append(question)
     if spread >= NUMBER_SPREAD:
         by_part = _matching(by_part, rng)
-    if len(by_part) < spread:
+    if not by_part or not weighed and len(by_part) < spread:
         return None
-    question = rng.choice(by_part[rng.choice(sorted(by_part))])
+    if weighed:
+        question = rng.choice([q for found in by_part.values() for q in found])
+    else:
+        question = rng.choice(by_part[rng.choice(sorted(by_part))])
     if question.options and question.options[0]["value"] in YES_NO:
         return replace(question, options=rng.sample(question.options, len(question.options)))
     return question
+
+
+def acceptance(qtype: GoujiQuestionType, subject: str, at: str, part: int) -> float:
+    """How likely a subject with memory part `part` is kept, so that among the questions asked about it in
+    its round bucket every part 0 … k−1 comes up alike: the rarest part's natural rate over this part's
+    (`gouji_priors.PRIORS`, counted over generated deals; half a count added to each)."""
+    assert qtype.spread is not None
+    counts = PRIORS.get((qtype.name, subject, round_bucket(at)), (0,) * qtype.spread)
+    rates = [counts[step] + 0.5 for step in range(qtype.spread)]
+    return min(rates) / rates[part]
 
 
 def _matching(by_part: dict[int, list[Question]], rng: random.Random) -> dict[int, list[Question]]:
