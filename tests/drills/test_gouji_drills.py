@@ -224,3 +224,44 @@ def test_every_spread_type_draws_the_memory_part_evenly():
             positions = Counter([o["value"] for o in q.options].index(q.answer) for q, _, _ in items)
             assert max(positions.values()) / len(items) <= bound, (kind, positions)
         assert parts[0] > 0, kind
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_deciding_plays_name_the_round_and_the_seat(language):
+    """training.md §3 for 够级: an explanation's deciding plays are real plays of earlier rounds (the round on
+    the table shows the rest), earliest first, each saying its 轮 and the seat by relation: 第3轮 对头出了… /
+    round 3: your opposite (对头) played …; for a rank count, plays of that rank by the other seats."""
+    from trainer.drills.gouji import DECIDING_MAX, deciding_plays
+    record = deal(8)
+    events = list(public_events(record))
+    actions = 2 * len(events) // 3
+    position = GoujiPosition.after(actions, record)
+    seat = 1
+    ctx = context(track(record, seat, position), str(position))
+    played = {(event.round, event.seat, tuple(map(str, event.cards))) for event in events[:actions] if event.cards}
+    checked = 0
+    for kind, qtype in QUESTION_TYPES.items():
+        for subject in qtype.subjects:
+            question = qtype.build(ctx, subject)
+            if question is None:
+                continue
+            plays = deciding_plays(question, ctx, language)
+            assert len(plays) <= DECIDING_MAX
+            assert [play.trick for play in plays] == sorted(play.trick for play in plays)
+            for play in plays:
+                assert play.trick < position.round
+                relation = record.rules.relation(play.seat, seat)
+                if language == "zh":
+                    assert play.line.startswith(f"第{play.trick}轮 {'自己' if relation == 'me' else relation}出了")
+                else:
+                    assert play.line.startswith(f"round {play.trick}: ")
+                assert not RAW_NOTATION.search(play.line), play.line
+                assert any(r == play.trick and q == play.seat for r, q, _ in played)
+                if kind == "rank_unseen":
+                    assert play.seat != seat
+            checked += bool(plays)
+            if kind == "rank_unseen":
+                rounds = {e.round for e in events[:actions] if e.seat != seat and e.round < position.round
+                          and any(str(c)[:-1] == subject for c in e.cards)}
+                assert bool(plays) == bool(rounds)
+    assert checked

@@ -24,16 +24,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from trainer.drills.along import snapshots_along
+from trainer.drills.explain import DecidingPlay
 from trainer.drills.gouji_priors import PRIORS
 from trainer.drills.questions import Question, QuestionKey, drill_field, question_key, question_weights, rarely_zero
 from trainer.engine.cards import Card, parse_cards, pretty_cards
 from trainer.engine.errors import MalformedError
 from trainer.gouji.facts import facts_json
 from trainer.gouji.inference import infer_json
-from trainer.gouji.plays import TWO, VALUE_OF
+from trainer.gouji.plays import SMALL, TWO, VALUE_NAMES, VALUE_OF
 from trainer.gouji.records import GoujiPosition, GoujiRecord
 from trainer.gouji.rules import GoujiRules
-from trainer.gouji.tracker import GoujiEvent, GoujiSnapshot, public_events, tracker_for
+from trainer.gouji.tracker import GoujiEvent, GoujiSnapshot, PlayView, public_events, tracker_for
 
 GAME = "gouji"
 CANDIDATES_PER_CHECKPOINT = 4
@@ -124,6 +125,9 @@ class GoujiQuestionType:
     base: str = "table"
     """The no-memory answer: `table`, the answer with everything that left the table forgotten
     (`forgetful_snapshot`); `opening`, the answer at the first lead (the tier-2 types)."""
+    clip: float | None = None
+    """For a type asked by the first subject that fits (no spread): the highest natural rate a memory part
+    keeps in its round bucket (`clipped`); None: not clipped."""
     sign: int = 1
     """+1 when memory can only add to the no-memory answer (plays counted), −1 when it can only take away
     (cards still out)."""
@@ -185,7 +189,7 @@ QUESTION_TYPES: dict[str, GoujiQuestionType] = {q.name: q for q in (
         lambda c, r: c.facts["ranks"][r]["in_hands"]), spread=2, sign=-1),
     GoujiQuestionType("cards_left", ASKED_RELATIONS, _number(
         "cards_left", "hand_sizes", "{}还剩几张牌？", "How many cards does your {} hold?",
-        lambda c, rel: c.facts["hand_sizes"][c.seat_of(rel)], _in_play)),
+        lambda c, rel: c.facts["hand_sizes"][c.seat_of(rel)], _in_play), clip=0.06, sign=-1),
     GoujiQuestionType("jokers_shown", ASKED_RELATIONS, _number(
         "jokers_shown", "seats.shown", "{}已经出过几张花（大王、小王）？", "How many jokers has your {} played?",
         lambda c, rel: sum(c.facts["seats"][str(c.seat_of(rel))]["shown"][r] for r in ("BJ", "SJ"))), spread=2),
@@ -245,7 +249,8 @@ def make_question(kind: str, ctx: Context, rng: random.Random, opening: Context 
             trivial = qtype.build(opening, subject)
             if question.kind == "number" and trivial is not None and trivial.answer == question.answer \
                     or question_key(question) in asked \
-                    or kind == "cards_left" and count_shown(question.answer, hand_sizes) is not None:
+                    or kind == "cards_left" and count_shown(question.answer, hand_sizes) is not None \
+                    or table is not None and rng.random() >= clipped(qtype, ctx, table, subject):
                 continue
         found.append(question)
         if opening is None:
@@ -281,12 +286,12 @@ def memory_part(question: Question, base: Question, sign: int) -> int | None:
 
 def _spread_question(qtype: GoujiQuestionType, ctx: Context, rng: random.Random, base_ctx: Context,
                      asked: Collection[QuestionKey]) -> Question | None:
-    """`make_question` for a type with a spread k: a choice (k < `NUMBER_SPREAD`) where its subjects offer every
-    memory part 0 … k−1, a number where they offer at least k different parts; a part drawn uniformly among
-    those offered, then a subject with it."""
+    """`make_question` for a type with a spread k. A choice (k < `NUMBER_SPREAD`): a subject drawn among those
+    whose memory part is below k, kept at its `acceptance`, so that every part comes up alike for each subject
+    in each round bucket. A number: where its subjects offer at least k different parts with different
+    answers (`_matching`), a part drawn uniformly among them."""
     spread = qtype.spread
     assert spread is not None
-    weighed = spread < NUMBER_SPREAD and qtype.base == "table"
     by_part: dict[int, list[Question]] = {}
     for subject in qtype.subjects:
         question, base = qtype.build(ctx, subject), qtype.build(base_ctx, subject)
@@ -301,21 +306,37 @@ def _spread_question(qtype: GoujiQuestionType, ctx: Context, rng: random.Random,
                 continue
             question = replace(question, kind="single", answer=str(question.answer),
                                options=[{"value": str(v), "label": {"zh": str(v), "en": str(v)}} for v in values])
-        if question_key(question) in asked or weighed and rng.random() >= acceptance(qtype, subject, ctx.facts["at"],
-                                                                                     part):
-            continue
-        by_part.setdefault(part, []).append(question)
+        if question_key(question) not in asked:
+            by_part.setdefault(part, []).append(question)
     if spread >= NUMBER_SPREAD:
         by_part = _matching(by_part, rng)
-    if not by_part or not weighed and len(by_part) < spread:
+        if len(by_part) < spread:
+            return None
+        return rng.choice(by_part[rng.choice(sorted(by_part))])
+    found = [(part, question) for part, questions in sorted(by_part.items()) for question in questions]
+    if not found:
         return None
-    if weighed:
-        question = rng.choice([q for found in by_part.values() for q in found])
-    else:
-        question = rng.choice(by_part[rng.choice(sorted(by_part))])
-    if question.options and question.options[0]["value"] in YES_NO:
+    part, question = rng.choice(found)
+    if rng.random() >= acceptance(qtype, question.card or "", ctx.facts["at"], part):
+        return None
+    if question.options[0]["value"] in YES_NO:
         return replace(question, options=rng.sample(question.options, len(question.options)))
     return question
+
+
+def clipped(qtype: GoujiQuestionType, ctx: Context, table: Context, subject: str) -> float:
+    """How likely a subject of a clipped type is kept: 1, or less where its memory part (its distance from
+    the answer in `table`) is common in its round bucket, so that no part keeps a natural rate above
+    `clip` (`gouji_priors.PRIORS`)."""
+    question, base = qtype.build(ctx, subject), qtype.build(table, subject)
+    if qtype.clip is None or question is None or base is None:
+        return 1.0
+    part = memory_part(question, base, qtype.sign)
+    counts = PRIORS.get((qtype.name, subject, round_bucket(ctx.facts["at"])), ())
+    if part is None or part >= len(counts):
+        return 1.0
+    rate = counts[part] / sum(counts)
+    return min(1.0, qtype.clip / rate) if rate else 1.0
 
 
 def acceptance(qtype: GoujiQuestionType, subject: str, at: str, part: int) -> float:
@@ -323,8 +344,8 @@ def acceptance(qtype: GoujiQuestionType, subject: str, at: str, part: int) -> fl
     its round bucket every part 0 … k−1 comes up alike: the rarest part's natural rate over this part's
     (`gouji_priors.PRIORS`, counted over generated deals; half a count added to each)."""
     assert qtype.spread is not None
-    counts = PRIORS.get((qtype.name, subject, round_bucket(at)), (0,) * qtype.spread)
-    rates = [counts[step] + 0.5 for step in range(qtype.spread)]
+    counts = PRIORS.get((qtype.name, subject, round_bucket(at)), ())
+    rates = [(counts[step] if step < len(counts) else 0) + 0.5 for step in range(qtype.spread)]
     return min(rates) / rates[part]
 
 
@@ -604,6 +625,57 @@ def seat_lines(facts: dict[str, Any], seat: int, gouji_only: bool = False) -> di
     return lines
 
 
+DECIDING_MAX = 8
+"""An explanation names at most this many deciding plays, the earliest (memory loses them first)."""
+PLAIN_VALUES = {name: value for value, name in VALUE_NAMES.items()}
+"""A rank's value (3 … 17) by the name the facts use."""
+
+
+def _deciding_filter(question: Question, ctx: Context) -> Callable[[PlayView], bool]:
+    """Which earlier plays decide `question`'s answer: the plays a counter has to have seen (the round on
+    the table shows the rest)."""
+    kind, subject, viewer = question.type, question.card or "", ctx.snap.seat
+    if subject in RELATION_WORDS:
+        seat = ctx.seat_of(subject)
+        if kind in ("can_hold_set", "min_threes"):
+            value = PLAIN_VALUES["Q" if kind == "can_hold_set" else "3"]
+            return lambda play: any(VALUE_OF[card.index] == value for card in play.cards)
+        if kind == "jokers_shown":
+            return lambda play: play.seat == seat and any(VALUE_OF[card.index] >= SMALL for card in play.cards)
+        if kind in ("gouji_plays", "opened"):
+            return lambda play: play.seat == seat and play.gouji
+        return lambda play: play.seat == seat
+    value = PLAIN_VALUES[subject]
+    if kind == "sets_played":
+        return lambda play: play.gouji and play.base == value
+    if kind == "higher_out":
+        return lambda play: play.seat != viewer and any(VALUE_OF[card.index] > value for card in play.cards)
+    others = kind not in ("rank_in_hands", "hua_qian_in_hands")
+    return lambda play: (play.seat != viewer or not others) and any(VALUE_OF[card.index] == value
+                                                                    for card in play.cards)
+
+
+def deciding_plays(question: Question, ctx: Context, language: str) -> list[DecidingPlay]:
+    """The plays that decide `question`'s answer, earliest first (at most `DECIDING_MAX`), each naming its 轮
+    and the seat by relation in `language` (zh: 第3轮 对头出了K K K; en: round 3: your opposite (对头) played
+    K K K): the earlier rounds' plays that count for it (`_deciding_filter`)."""
+    current = ctx.snap.view.round
+    wanted = _deciding_filter(question, ctx)
+    found = []
+    for play in ctx.snap.plays:
+        if play.round >= current or not wanted(play):
+            continue
+        relation = ctx.snap.rules.relation(play.seat, ctx.snap.seat)
+        cards = pretty_cards(play.cards)
+        if language == "zh":
+            line = f"第{play.round}轮 {'自己' if relation == 'me' else relation}出了{cards}"
+        else:
+            who = "you" if relation == "me" else f"your {RELATION_WORDS.get(relation, relation)}"
+            line = f"round {play.round}: {who} played {cards}"
+        found.append(DecidingPlay(play.round, play.seat, line))
+    return found[:DECIDING_MAX]
+
+
 def explain(question: Question, ctx: Context) -> dict[str, list[str]]:
     """Why the answer is right, in Chinese and English: the §6 counts it comes from, one line each."""
     facts, subject = ctx.facts, question.card or ""
@@ -631,5 +703,5 @@ def explain(question: Question, ctx: Context) -> dict[str, list[str]]:
 
 
 __all__ = ["GoujiDrill", "GoujiPlan", "GoujiAsked", "QUESTION_TYPES", "make_question", "plan_run", "question_at",
-           "snapshot_after", "position_after", "context", "Context", "explain", "rank_lines", "seat_lines", "rank_name",
+           "snapshot_after", "position_after", "context", "Context", "explain", "deciding_plays", "rank_lines", "seat_lines", "rank_name",
            "position_words"]
