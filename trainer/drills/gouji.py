@@ -292,6 +292,11 @@ def _spread_question(qtype: GoujiQuestionType, ctx: Context, rng: random.Random,
     answers (`_matching`), a part drawn uniformly among them."""
     spread = qtype.spread
     assert spread is not None
+    draw = rng.random()
+    if spread < NUMBER_SPREAD and draw >= max(acceptance(qtype, subject, ctx.facts["at"], part)
+                                              for subject in qtype.subjects for part in seen_parts(qtype, subject,
+                                                                                                   ctx.facts["at"])):
+        return None
     by_part: dict[int, list[Question]] = {}
     for subject in qtype.subjects:
         question, base = qtype.build(ctx, subject), qtype.build(base_ctx, subject)
@@ -317,7 +322,7 @@ def _spread_question(qtype: GoujiQuestionType, ctx: Context, rng: random.Random,
     if not found:
         return None
     part, question = rng.choice(found)
-    if rng.random() >= acceptance(qtype, question.card or "", ctx.facts["at"], part):
+    if draw >= acceptance(qtype, question.card or "", ctx.facts["at"], part):
         return None
     if question.options[0]["value"] in YES_NO:
         return replace(question, options=rng.sample(question.options, len(question.options)))
@@ -337,6 +342,16 @@ def clipped(qtype: GoujiQuestionType, ctx: Context, table: Context, subject: str
         return 1.0
     rate = counts[part] / sum(counts)
     return min(1.0, qtype.clip / rate) if rate else 1.0
+
+
+def seen_parts(qtype: GoujiQuestionType, subject: str, at: str) -> list[int]:
+    """The memory parts below the spread that the natural rates saw for this subject in this round bucket
+    (all of them when the bucket was not counted)."""
+    assert qtype.spread is not None
+    counts = PRIORS.get((qtype.name, subject, round_bucket(at)))
+    if counts is None:
+        return list(range(qtype.spread))
+    return [part for part, count in enumerate(counts[:qtype.spread]) if count] or [0]
 
 
 def acceptance(qtype: GoujiQuestionType, subject: str, at: str, part: int) -> float:
@@ -659,7 +674,7 @@ def deciding_plays(question: Question, ctx: Context, language: str) -> list[Deci
     """The plays that decide `question`'s answer, earliest first (at most `DECIDING_MAX`), each naming its 轮
     and the seat by relation in `language` (zh: 第3轮 对头出了K K K; en: round 3: your opposite (对头) played
     K K K): the earlier rounds' plays that count for it (`_deciding_filter`)."""
-    current = ctx.snap.view.round
+    current = int(ctx.facts["at"].partition(".")[0])  # the round on the table (`forgetful_snapshot`'s)
     wanted = _deciding_filter(question, ctx)
     found = []
     for play in ctx.snap.plays:
