@@ -121,7 +121,7 @@ def wrong(question: Question) -> str:
 def test_gouji_feedback_links_the_deciding_rounds(gouji_app, player, headers):
     """training.md §3 for 够级: the feedback names the deciding plays first, each by 轮 (round) and seat
     relation, each a link `?show=R` that draws that round beside the feedback as the viewer saw it, without
-    moving the run; with and without HX-Request."""
+    moving the run; the review steps through them (`?step=K`); with and without HX-Request."""
     run_id = start(player, "gouji-everything")
     run = run_row(gouji_app, run_id)
     with session(gouji_app) as db:
@@ -147,6 +147,11 @@ def test_gouji_feedback_links_the_deciding_rounds(gouji_app, player, headers):
         assert run_row(gouji_app, run_id).cursor == cursor
         unasked = player.get(f"/runs/{run_id}?show={asked.position.round + 1}", headers=headers)
         assert 'id="shown-trick"' not in unasked.text  # a round not begun when the question came is no peek
+        attempt = attempts(gouji_app, run_id)[-1]
+        review = player.get(f"/review/{attempt.id}?step={len(links)}", headers=headers)  # the review steps too
+        assert review.status_code == 200 and 'id="deciding"' in review.text
+        assert f"Deciding play {len(links)} / {len(links)}: {visible_text(links[-1][1])}" in visible_text(review.text)
+        assert ("<html" in review.text) == (not headers)
         linked += 1
     assert linked
 

@@ -120,14 +120,15 @@ class GoujiQuestionType:
     subjects: tuple[str, ...]
     build: Build
     spread: int | None = None
-    """How many distances from the no-memory answer a checkpoint must offer (`make_question`); None: the
-    type is asked wherever its answer differs from the opening's."""
+    """How many memory parts (distances from the no-memory answer) the type asks about (`make_question`):
+    below `NUMBER_SPREAD` a choice among that many answers, else a number; None: the type is asked wherever
+    its answer differs from the opening's."""
     base: str = "table"
     """The no-memory answer: `table`, the answer with everything that left the table forgotten
     (`forgetful_snapshot`); `opening`, the answer at the first lead (the tier-2 types)."""
     clip: float | None = None
-    """For a type asked by the first subject that fits (no spread): the highest natural rate a memory part
-    keeps in its round bucket (`clipped`); None: not clipped."""
+    """For a number type: the highest natural rate a memory part keeps for a subject in its round bucket
+    (`clip_rate`); None: not clipped."""
     sign: int = 1
     """+1 when memory can only add to the no-memory answer (plays counted), −1 when it can only take away
     (cards still out)."""
@@ -177,10 +178,10 @@ QUESTION_TYPES: dict[str, GoujiQuestionType] = {q.name: q for q in (
         lambda c, r: c.facts["gouji"][r]["sets_played"]), spread=3),
     GoujiQuestionType("rank_unseen", PLAIN_RANKS, _number(
         "rank_unseen", "ranks.unseen", "外面还有几张{}（不算自己的）？", "How many {}s are still out (not in your hand)?",
-        lambda c, r: c.facts["ranks"][r]["unseen"]), spread=NUMBER_SPREAD, sign=-1),
+        lambda c, r: c.facts["ranks"][r]["unseen"]), spread=NUMBER_SPREAD, clip=0.08, sign=-1),
     GoujiQuestionType("rank_in_hands", PLAIN_RANKS, _number(
         "rank_in_hands", "ranks.in_hands", "大家手里（连自己）还有几张{}？", "How many {}s are still in hands (yours too)?",
-        lambda c, r: c.facts["ranks"][r]["in_hands"]), spread=NUMBER_SPREAD, sign=-1),
+        lambda c, r: c.facts["ranks"][r]["in_hands"]), spread=NUMBER_SPREAD, clip=0.08, sign=-1),
     GoujiQuestionType("hua_qian_out", ("BJ", "SJ", "2"), _number(
         "hua_qian_out", "ranks.unseen", "外面还有几张{}？", "How many {} are still out?",
         lambda c, r: c.facts["ranks"][r]["unseen"]), spread=2, sign=-1),
@@ -227,13 +228,15 @@ def make_question(kind: str, ctx: Context, rng: random.Random, opening: Context 
 
     - a type with a `spread` k: each subject's *memory part* is its answer's distance from the no-memory
       answer (`base`: the answer in `table`, the context with what left the table forgotten, or the
-      opening's); the type is asked only where its subjects offer every memory part 0 … k−1, a part is
-      drawn uniformly and then a subject with it, so the answer a player reads off the table (part 0) comes
-      up on 1 question in k, as every other; with k < `NUMBER_SPREAD` the question is a choice among the
-      k answers those parts give (options in order), a yes/no with its options shuffled;
+      opening's). A choice (k < `NUMBER_SPREAD`) shows the k answers parts 0 … k−1 give, in order (a yes/no
+      shuffled); one subject with a part below k is drawn and kept at its `acceptance`, so that for each
+      subject in each round bucket every part, the one read off the table (0) too, comes up alike. A
+      number is asked where the subjects offer k parts with k different answers (`_matching`), one part
+      drawn uniformly among them, kept at its `clip_rate`;
     - the others (`cards_left`, `higher_out`): the first subject, relations in order and ranks drawn by
       `rng`, whose answer differs from the opening's, 0 giving way to other answers
-      (`questions.rarely_zero`), never a card count the table shows (`count_shown` under `hand_sizes`)."""
+      (`questions.rarely_zero`), never a card count the table shows (`count_shown` under `hand_sizes`),
+      a clipped type's subject kept at its `clipped` rate."""
     qtype = QUESTION_TYPES[kind]
     subjects = list(qtype.subjects)
     if subjects[0] not in RELATION_WORDS:
@@ -317,7 +320,9 @@ def _spread_question(qtype: GoujiQuestionType, ctx: Context, rng: random.Random,
         by_part = _matching(by_part, rng)
         if len(by_part) < spread:
             return None
-        return rng.choice(by_part[rng.choice(sorted(by_part))])
+        part = rng.choice(sorted(by_part))
+        question = by_part[part][0]
+        return question if draw < clip_rate(qtype, question.card or "", ctx.facts["at"], part) else None
     found = [(part, question) for part, questions in sorted(by_part.items()) for question in questions]
     if not found:
         return None
@@ -330,18 +335,22 @@ def _spread_question(qtype: GoujiQuestionType, ctx: Context, rng: random.Random,
 
 
 def clipped(qtype: GoujiQuestionType, ctx: Context, table: Context, subject: str) -> float:
-    """How likely a subject of a clipped type is kept: 1, or less where its memory part (its distance from
-    the answer in `table`) is common in its round bucket, so that no part keeps a natural rate above
-    `clip` (`gouji_priors.PRIORS`)."""
+    """How likely a subject of a clipped type asked by its first subject is kept (`clip_rate` of its memory
+    part, its distance from the answer in `table`)."""
     question, base = qtype.build(ctx, subject), qtype.build(table, subject)
     if qtype.clip is None or question is None or base is None:
         return 1.0
     part = memory_part(question, base, qtype.sign)
-    counts = PRIORS.get((qtype.name, subject, round_bucket(ctx.facts["at"])), ())
-    if part is None or part >= len(counts):
+    return 1.0 if part is None else clip_rate(qtype, subject, ctx.facts["at"], part)
+
+
+def clip_rate(qtype: GoujiQuestionType, subject: str, at: str, part: int) -> float:
+    """1, or less where the memory part is common for the subject in its round bucket, so that no part keeps
+    a natural rate above the type's `clip` (`gouji_priors.PRIORS`)."""
+    counts = PRIORS.get((qtype.name, subject, round_bucket(at)), ())
+    if qtype.clip is None or part >= len(counts) or not counts[part]:
         return 1.0
-    rate = counts[part] / sum(counts)
-    return min(1.0, qtype.clip / rate) if rate else 1.0
+    return min(1.0, qtype.clip / (counts[part] / sum(counts)))
 
 
 def seen_parts(qtype: GoujiQuestionType, subject: str, at: str) -> list[int]:
