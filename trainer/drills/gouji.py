@@ -178,10 +178,10 @@ QUESTION_TYPES: dict[str, GoujiQuestionType] = {q.name: q for q in (
         lambda c, r: c.facts["gouji"][r]["sets_played"]), spread=3),
     GoujiQuestionType("rank_unseen", PLAIN_RANKS, _number(
         "rank_unseen", "ranks.unseen", "外面还有几张{}（不算自己的）？", "How many {}s are still out (not in your hand)?",
-        lambda c, r: c.facts["ranks"][r]["unseen"]), spread=NUMBER_SPREAD, clip=0.08, sign=-1),
+        lambda c, r: c.facts["ranks"][r]["unseen"]), spread=NUMBER_SPREAD, clip=0.06, sign=-1),
     GoujiQuestionType("rank_in_hands", PLAIN_RANKS, _number(
         "rank_in_hands", "ranks.in_hands", "大家手里（连自己）还有几张{}？", "How many {}s are still in hands (yours too)?",
-        lambda c, r: c.facts["ranks"][r]["in_hands"]), spread=NUMBER_SPREAD, clip=0.08, sign=-1),
+        lambda c, r: c.facts["ranks"][r]["in_hands"]), spread=NUMBER_SPREAD, clip=0.06, sign=-1),
     GoujiQuestionType("hua_qian_out", ("BJ", "SJ", "2"), _number(
         "hua_qian_out", "ranks.unseen", "外面还有几张{}？", "How many {} are still out?",
         lambda c, r: c.facts["ranks"][r]["unseen"]), spread=2, sign=-1),
