@@ -238,11 +238,11 @@ def make_question(kind: str, ctx: Context, rng: random.Random, opening: Context 
       (`questions.rarely_zero`), never a card count the table shows (`count_shown` under `hand_sizes`),
       a clipped type's subject kept at its `clipped` rate."""
     qtype = QUESTION_TYPES[kind]
+    if opening is not None and qtype.spread is not None:
+        return _spread_question(qtype, ctx, rng, opening if qtype.base == "opening" else table or opening, asked)
     subjects = list(qtype.subjects)
     if subjects[0] not in RELATION_WORDS:
         rng.shuffle(subjects)
-    if opening is not None and qtype.spread is not None:
-        return _spread_question(qtype, ctx, rng, opening if qtype.base == "opening" else table or opening, asked)
     found = []
     for subject in subjects:
         question = qtype.build(ctx, subject)
@@ -253,7 +253,8 @@ def make_question(kind: str, ctx: Context, rng: random.Random, opening: Context 
             if question.kind == "number" and trivial is not None and trivial.answer == question.answer \
                     or question_key(question) in asked \
                     or kind == "cards_left" and count_shown(question.answer, hand_sizes) is not None \
-                    or table is not None and rng.random() >= clipped(qtype, ctx, table, subject):
+                    or qtype.clip is not None and table is not None \
+                    and rng.random() >= clipped(qtype, ctx, table, subject):
                 continue
         found.append(question)
         if opening is None:
@@ -292,7 +293,7 @@ def _spread_question(qtype: GoujiQuestionType, ctx: Context, rng: random.Random,
     """`make_question` for a type with a spread k. A choice (k < `NUMBER_SPREAD`): a subject drawn among those
     whose memory part is below k, kept at its `acceptance`, so that every part comes up alike for each subject
     in each round bucket. A number: where its subjects offer at least k different parts with different
-    answers (`_matching`), a part drawn uniformly among them."""
+    answers (`_matching`), a part drawn uniformly among them and kept at its `clip_rate`."""
     spread = qtype.spread
     assert spread is not None
     draw = rng.random()
@@ -338,7 +339,7 @@ def clipped(qtype: GoujiQuestionType, ctx: Context, table: Context, subject: str
     """How likely a subject of a clipped type asked by its first subject is kept (`clip_rate` of its memory
     part, its distance from the answer in `table`)."""
     question, base = qtype.build(ctx, subject), qtype.build(table, subject)
-    if qtype.clip is None or question is None or base is None:
+    if question is None or base is None:
         return 1.0
     part = memory_part(question, base, qtype.sign)
     return 1.0 if part is None else clip_rate(qtype, subject, ctx.facts["at"], part)
