@@ -20,6 +20,8 @@ from typing import Any
 
 from trainer.drills.sample import curriculum, sample
 
+from gouji_strategies import GOUJI_STRATEGIES, GoujiLearned
+
 Line = dict[str, Any]
 Guess = Any
 Strategy = Callable[[Line, "Learned"], Guess]
@@ -397,6 +399,7 @@ def best_by_type(lines: list[Line]) -> dict[str, tuple[int, float, float, float,
     line scored by what was learned on the other half of the deals), §1's limit and the best one's name."""
     halves = [[line for line in lines if fold(line) == half] for half in (0, 1)]
     learned = [Learned(halves[1 - half], lines) for half in (0, 1)]
+    gouji_learned = [GoujiLearned(halves[1 - half]) for half in (0, 1)]
     by_type: dict[str, list[Line]] = defaultdict(list)
     for line in lines:
         if line["mode"] not in EXEMPT:
@@ -405,6 +408,9 @@ def best_by_type(lines: list[Line]) -> dict[str, tuple[int, float, float, float,
     for kind, items in by_type.items():
         hits = {name: sum(right(line, strategy(line, learned[fold(line)])) for line in items)
                 for name, strategy in STRATEGIES.items()}
+        if items[0]["family"] == "gouji":
+            hits.update({name: sum(right(line, strategy(line, gouji_learned[fold(line)])) for line in items)
+                         for name, strategy in GOUJI_STRATEGIES.items()})
         name = max(hits, key=lambda n: hits[n])
         k = sum(len(line["options"]) for line in items) / len(items)
         table[kind] = (len(items), k, hits[name] / len(items), limit(items), name)

@@ -74,8 +74,10 @@ def test_every_question_is_graded_against_the_tracker(drill_id):
             snap = track(record, plan.seat, position)
             facts = facts_json(snap, str(position))
             answer = expected(asked.question, facts, infer_json(snap), plan.seat)
-            assert asked.question.answer == answer
-            assert asked.question.grade(answer if asked.question.kind != "number" else str(answer))
+            assert asked.question.answer == (answer if asked.question.kind == "number" else str(answer))
+            assert asked.question.grade(str(answer))
+            if asked.question.options:
+                assert asked.question.answer in [option["value"] for option in asked.question.options]
             assert not asked.question.grade("nonsense")
             assert asked == question_at(drill, record, plan.seat, actions, seed, index, events)
 
@@ -161,3 +163,105 @@ def test_explanations_name_cards_and_positions_as_players_do(kind):
                         assert f"{spoken_position(play['at'], language)}{between}{cards}" in text
             explained += 1
     assert explained
+
+
+RULE_DEALS = 16
+"""Deals the informativeness test generates (a few seconds)."""
+
+
+def _rule_sample():
+    """Every question the 够级 drills ask on `RULE_DEALS` generated deals (two runs each), with the no-memory
+    answer (the same question with what left the table forgotten) and the opening's."""
+    from trainer.drills.gouji import QUESTION_TYPES as TYPES, contexts_at, memory_part, run_questions
+    found = []
+    for seed in range(RULE_DEALS):
+        record = deal(100 + seed)
+        events = list(public_events(record))
+        for drill in DRILLS.values():
+            for run in range(2):
+                plan = plan_run(drill, record, seed * 7 + run, events)
+                opening = context(track(record, plan.seat, GoujiPosition.after(0, record)), "1.0")
+                for actions, asked in zip(plan.checkpoints, run_questions(
+                        drill, record, plan.seat, plan.checkpoints, seed * 7 + run, events), strict=True):
+                    question, qtype = asked.question, TYPES[asked.question.type]
+                    if qtype.spread is None:
+                        continue
+                    _, table = contexts_at(record, plan.seat, actions, events, asked.snapshot)
+                    ctx = context(asked.snapshot, str(asked.position))
+                    base = qtype.build(opening if qtype.base == "opening" else table, question.card)
+                    number = qtype.build(ctx, question.card)
+                    found.append((question, memory_part(number, base, qtype.sign), base))
+    return found
+
+
+def test_every_spread_type_draws_the_memory_part_evenly():
+    """training.md §1 per 够级 type: over generated deals, the answer read off the table (memory part 0) and
+    every other part come up alike; a choice shows every answer the parts give, so the no-memory answer and
+    each option are right on about 1 question in k, under the limit max(15 %, 1.5/k)."""
+    from collections import Counter, defaultdict
+    from trainer.drills.gouji import NUMBER_SPREAD
+    by_type = defaultdict(list)
+    for question, part, base in _rule_sample():
+        by_type[question.type].append((question, part, base))
+        spread = QUESTION_TYPES[question.type].spread
+        assert part is not None
+        if question.kind == "single" and spread < NUMBER_SPREAD:
+            assert len(question.options) == spread
+            assert part < spread
+    assert {"sets_left", "sets_played", "hua_qian_out", "opened", "rank_in_hands"} <= set(by_type)
+    for kind, items in by_type.items():
+        if len(items) < 30:
+            continue
+        spread = QUESTION_TYPES[kind].spread
+        k = len(items[0][0].options) or None
+        limit = max(0.15, 1.5 / k) if k else 0.15
+        bound = limit + 2 * (limit * (1 - limit) / len(items)) ** 0.5  # two standard errors of a share at the limit
+        parts = Counter(part for _, part, _ in items)
+        answers = Counter(str(question.answer) for question, _, _ in items)
+        assert max(parts.values()) / len(items) <= bound, (kind, parts)
+        assert max(answers.values()) / len(items) <= bound, (kind, answers)
+        if spread < NUMBER_SPREAD:
+            positions = Counter([o["value"] for o in q.options].index(q.answer) for q, _, _ in items)
+            assert max(positions.values()) / len(items) <= bound, (kind, positions)
+        assert parts[0] > 0, kind
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_deciding_plays_name_the_round_and_the_seat(language):
+    """training.md §3 for 够级: an explanation's deciding plays are real plays of earlier rounds (the round on
+    the table shows the rest), earliest first, each saying its 轮 and the seat by relation: 第3轮 对头出了… /
+    round 3: your opposite (对头) played …; for a rank count, plays of that rank by the other seats."""
+    from trainer.drills.gouji import DECIDING_MAX, deciding_plays
+    record = deal(8)
+    events = list(public_events(record))
+    actions = 2 * len(events) // 3
+    position = GoujiPosition.after(actions, record)
+    seat = 1
+    ctx = context(track(record, seat, position), str(position))
+    played = {(event.round, event.seat, tuple(map(str, event.cards))) for event in events[:actions] if event.cards}
+    checked = 0
+    for kind, qtype in QUESTION_TYPES.items():
+        for subject in qtype.subjects:
+            question = qtype.build(ctx, subject)
+            if question is None:
+                continue
+            plays = deciding_plays(question, ctx, language)
+            assert len(plays) <= DECIDING_MAX
+            assert [play.trick for play in plays] == sorted(play.trick for play in plays)
+            for play in plays:
+                assert play.trick < position.round
+                relation = record.rules.relation(play.seat, seat)
+                if language == "zh":
+                    assert play.line.startswith(f"第{play.trick}轮 {'自己' if relation == 'me' else relation}出了")
+                else:
+                    assert play.line.startswith(f"round {play.trick}: ")
+                assert not RAW_NOTATION.search(play.line), play.line
+                assert any(r == play.trick and q == play.seat for r, q, _ in played)
+                if kind == "rank_unseen":
+                    assert play.seat != seat
+            checked += bool(plays)
+            if kind == "rank_unseen":
+                rounds = {e.round for e in events[:actions] if e.seat != seat and e.round < position.round
+                          and any(str(c)[:-1] == subject for c in e.cards)}
+                assert bool(plays) == bool(rounds)
+    assert checked

@@ -110,6 +110,52 @@ def test_a_gouji_drill_runs_end_to_end(gouji_app, player, fragment):
     assert all(str(GOUJI_QUESTION_LABELS[a.question_type]) in visible_text(summary.text) for a in stored)
 
 
+def wrong(question: Question) -> str:
+    """An answer the question grades wrong: another option, or the number plus one."""
+    if question.options:
+        return next(o["value"] for o in question.options if o["value"] != question.answer)
+    return str(question.answer + 1)
+
+
+@pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
+def test_gouji_feedback_links_the_deciding_rounds(gouji_app, player, headers):
+    """training.md §3 for 够级: the feedback names the deciding plays first, each by 轮 (round) and seat
+    relation, each a link `?show=R` that draws that round beside the feedback as the viewer saw it, without
+    moving the run; the review steps through them (`?step=K`); with and without HX-Request."""
+    run_id = start(player, "gouji-everything")
+    run = run_row(gouji_app, run_id)
+    with session(gouji_app) as db:
+        record = parse_gouji_record(db.get(Deal, run.deal_pk).record)
+    events = list(public_events(record))
+    linked = 0
+    for index, checkpoint in enumerate(run.checkpoints):
+        player.post(f"/runs/{run_id}/step?at={run_row(gouji_app, run_id).cursor}&to={checkpoint}")
+        asked = run_questions(GOUJI["gouji-everything"], record, run.seat, run.checkpoints, run.seed, events)[index]
+        response = player.post(f"/runs/{run_id}/answer", data={"checkpoint": index, "answer": wrong(asked.question)},
+                               headers=headers, follow_redirects=True)
+        links = re.findall(r'<a href="/runs/\d+\?show=(\d+)#shown-trick"[^>]*>(.*?)</a>', response.text)
+        for number, line in links:
+            assert re.fullmatch(rf"round {number}: (you|your [^:]+) played .+", visible_text(line)), line
+            assert int(number) < asked.position.round
+        if not links:
+            continue
+        number = int(links[0][0])
+        cursor = run_row(gouji_app, run_id).cursor
+        shown = player.get(f"/runs/{run_id}?show={number}", headers=headers)
+        assert shown.status_code == 200 and 'id="shown-trick"' in shown.text
+        assert f"Round {number} of {len(record.rounds)}" in visible_text(shown.text)
+        assert run_row(gouji_app, run_id).cursor == cursor
+        unasked = player.get(f"/runs/{run_id}?show={asked.position.round + 1}", headers=headers)
+        assert 'id="shown-trick"' not in unasked.text  # a round not begun when the question came is no peek
+        attempt = attempts(gouji_app, run_id)[-1]
+        review = player.get(f"/review/{attempt.id}?step={len(links)}", headers=headers)  # the review steps too
+        assert review.status_code == 200 and 'id="deciding"' in review.text
+        assert f"Deciding play {len(links)} / {len(links)}: {visible_text(links[-1][1])}" in visible_text(review.text)
+        assert ("<html" in review.text) == (not headers)
+        linked += 1
+    assert linked
+
+
 def test_a_gouji_mistake_is_reviewed(gouji_app, player):
     run_id = start(player, "gouji-hua-qian")
     run = run_row(gouji_app, run_id)
@@ -119,7 +165,7 @@ def test_a_gouji_mistake_is_reviewed(gouji_app, player):
         record = parse_gouji_record(deal.record)
     asked = question_at(GOUJI["gouji-hua-qian"], record, run.seat, run.checkpoints[0], run.seed, 0,
                         list(public_events(record)))
-    player.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": str(asked.question.answer + 1)})
+    player.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": wrong(asked.question)})
     [attempt] = attempts(gouji_app, run_id)
     assert not attempt.correct
     listing = visible_text(player.get("/review").text)
@@ -149,7 +195,7 @@ def test_a_gouji_review_shows_the_trackers_facts(gouji_app, player, headers):
         record = parse_gouji_record(db.get(Deal, run.deal_pk).record)
     asked = question_at(GOUJI["gouji-hua-qian"], record, run.seat, run.checkpoints[0], run.seed, 0,
                         list(public_events(record)))
-    player.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": str(asked.question.answer + 1)})
+    player.post(f"/runs/{run_id}/answer", data={"checkpoint": 0, "answer": wrong(asked.question)})
     [attempt] = attempts(gouji_app, run_id)
     page = player.get(f"/review/{attempt.id}", headers=headers)
     assert page.status_code == 200

@@ -259,7 +259,7 @@ def _shown_trick(attempt: Attempt, data: DealData) -> tuple[int, Any] | None:
     the seat saw it when it answered (never a play after the question); None when none is asked or it
     had not begun then."""
     number = request.args.get("show", type=int)
-    if number is None or not isinstance(data, DealData):
+    if number is None:
         return None
     plays = data.shown_trick(attempt.seat, number, plays_at(data, attempt.position))
     return (number, plays) if plays else None

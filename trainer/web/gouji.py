@@ -11,8 +11,8 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from trainer.drills.gouji import (GoujiAsked, GoujiDrill, GoujiPlan, context, count_shown, explain, plan_run,
-                                  rank_name, run_questions, snapshot_after)
+from trainer.drills.gouji import (GoujiAsked, GoujiDrill, GoujiPlan, context, count_shown, deciding_plays, explain,
+                                  plan_run, rank_name, run_questions, snapshot_after)
 from trainer.drills.explain import Explanation
 from trainer.drills.questions import Question
 from trainer.engine.cards import Card
@@ -22,6 +22,7 @@ from trainer.gouji.state import Action
 from trainer.gouji.tracker import GoujiEvent, GoujiSnapshot, public_events
 from trainer.web.display import CardView, Shown, card_view, played_steps, spans
 from trainer.web.models import Deal
+from trainer.web.table import TrickPlays
 
 PLACES = ("me", "right-low", "right-high", "across", "left-high", "left-low")
 """Where each relation sits at the table: me at the bottom, 下家 lower right, 下手联邦 upper right, 对头 at the top,
@@ -81,8 +82,21 @@ class GoujiDealData:
 
     def explanation(self, question: Question, seat: int, actions: int, language: str) -> Explanation:
         """Why the answer is right, in the reader's language (`trainer.drills.gouji.explain`)."""
-        lines = explain(question, context(self.snapshot(seat, actions), str(self.positions[actions])))
-        return Explanation(lines[language], [])
+        ctx = context(self.snapshot(seat, actions), str(self.positions[actions]))
+        return Explanation(explain(question, ctx)[language], [], deciding_plays(question, ctx, language))
+
+    def shown_trick(self, seat: int, number: int, actions: int) -> TrickPlays | None:
+        """Round `number` as `seat` saw it within the first `actions` actions (None when it had not begun):
+        a deciding play's look (training.md §3): each play with its seat named from `seat`, the play on top
+        marked."""
+        if not 1 <= number <= len(self.record.rounds) or self.trick_starts[number - 1] >= actions:
+            return None
+        begin = self.trick_starts[number - 1]
+        stop = min(begin + len(self.record.rounds[number - 1].actions), actions)
+        plays = [(who, action) for who, action in self.actions[begin:stop] if not isinstance(action, str)]
+        rules = self.record.rules
+        return tuple((relation_label(rules.relation(who, seat)), tuple(map(gouji_card, action)), k == len(plays) - 1)
+                     for k, (who, action) in enumerate(plays))
 
     @classmethod
     def of(cls, deal: Deal) -> GoujiDealData:

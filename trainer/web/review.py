@@ -121,11 +121,17 @@ def show(attempt_id: int) -> Any:
     data = deal_cache().get(db, (attempt.deal_pk, deal_id, created))
     plays = plays_at(data, attempt.position)
     seat = attempt.seat
+    language = lang()
+    context = feedback(attempt, data, language)
+    deciding = context["explanation"].plays
+    step = min(max(request.args.get("step", type=int, default=1), 1), len(deciding) or 1)
+    shown = data.shown_trick(seat, deciding[step - 1].trick, plays) if deciding else None
+    if "step" in request.args and wants_fragment():  # a step through the deciding plays: that section alone
+        return render_template("review/_deciding.html", **context, step=step, shown=shown)
     if isinstance(data, GoujiDealData):
         drill = drills().get(drill_id)
         facts = gouji_facts_json(data.snapshot(seat, plays), attempt.position)
-        language = lang()
-        return render_page("review/show_gouji.html", **feedback(attempt, data, language), drill=drill, deal_id=deal_id,
+        return render_page("review/show_gouji.html", **context, drill=drill, deal_id=deal_id, step=step, shown=shown,
                            lang=language, settings={"hand_sizes": True},
                            where=position_words(attempt.position)[language],
                            table=gouji_stretch(data, seat, plays, plays, drill.hand_sizes if drill else "always"),
@@ -133,15 +139,8 @@ def show(attempt_id: int) -> Any:
     snap = data.snapshot(seat, plays)
     facts = facts_json(snap, attempt.position)
     events = data.events[:plays]
-    language = lang()
-    context = feedback(attempt, data, language)
     rows = fact_rows(facts, snap, events)
     drill = run_drill(drill_id)
-    deciding = context["explanation"].plays
-    step = min(max(request.args.get("step", type=int, default=1), 1), len(deciding) or 1)
-    shown = data.shown_trick(seat, deciding[step - 1].trick, plays) if deciding else None
-    if "step" in request.args and wants_fragment():  # a step through the deciding plays: that section alone
-        return render_template("review/_deciding.html", **context, step=step, shown=shown)
     return render_page("review/show.html", **context, drill=drill, deal_id=deal_id, lang=language, step=step, shown=shown,
                        tricks=history(data, seat, plays), table=review_table(data, seat, plays), rows=rows,
                        relevant=relevant_row(attempt.question),
