@@ -15,7 +15,7 @@ one warm-up deal of every set (the baseline) and once per set verifying N more d
 imports and the warm-up cancelling out. Then the whole `trainer deal verify` process on one shipped
 record (`drills/deals/deal-2026-00000.json`, two decks), start and imports included. The project's
 modules are byte-compiled first (as an installed app runs) and every process runs with
-`PYTHONHASHSEED=0`, so the same code gives the same count (to a few parts in a million).
+`PYTHONHASHSEED=0`, so the same code gives the same count (to within 0.01 %).
 
     python bench/engine.py [--deals N] [--rounds R]
     python bench/engine.py --instructions [N]
