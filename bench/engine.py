@@ -7,7 +7,18 @@ figures for one, three and four decks (with their ratio to two decks), then how 
 hostile input takes as it grows tenfold (a card name, JSON nesting, an integer's digits): each
 figure should grow about tenfold too, never a hundredfold.
 
+With `--instructions [N]` it times nothing and counts instead, with valgrind's callgrind, the machine
+instructions a deal's verification takes, a figure the machine's load does not change: for one, two,
+three and four decks of 升级 and for 够级, a small driver process is run under callgrind once verifying
+one warm-up deal of every set (the baseline) and once per set verifying N more deals of that set
+(default 10); the difference over N is the set's instructions per deal, the interpreter's start, the
+imports and the warm-up cancelling out. Then the whole `trainer deal verify` process on one shipped
+record (`drills/deals/deal-2026-00000.json`, two decks), start and imports included. The project's
+modules are byte-compiled first (as an installed app runs) and every process runs with
+`PYTHONHASHSEED=0`, so the same code gives the same count (to within 0.01 %).
+
     python bench/engine.py [--deals N] [--rounds R]
+    python bench/engine.py --instructions [N]
 """
 from __future__ import annotations
 
@@ -15,8 +26,13 @@ import argparse
 import json
 import os
 import random
+import re
+import subprocess
+import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from trainer.bots.random import random_record
 from trainer.engine.errors import JipaiError
@@ -26,8 +42,10 @@ from trainer.records import parse_record, replay, verify_summary
 
 
 try:
+    from bench.gouji import make_deals as make_gouji_deals
     from bench.machine import calibration
 except ImportError:  # run as a script: bench/ itself is on sys.path
+    from gouji import make_deals as make_gouji_deals
     from machine import calibration
 
 OTHER_PRESETS = ("one-deck", "three-deck", "four-deck")
@@ -85,12 +103,65 @@ def refusal_seconds(text: str) -> float:
     return best
 
 
+ROOT = Path(__file__).resolve().parents[1]
+"""The project folder (the drivers run in it, so `bench` and `trainer` import from it)."""
+VERIFY_RECORD = "drills/deals/deal-2026-00000.json"
+"""The shipped two-deck record the whole `trainer deal verify` process is counted on."""
+INSTRUCTION_SETS = {"1 deck": "one-deck", "2 decks": "standard", "3 decks": "three-deck", "4 decks": "four-deck"}
+"""The 升级 sets counted per deal, by their deck count and preset (够级 is counted beside them)."""
+DRIVER = """
+import json, sys
+from bench.engine import verify_all
+from bench.gouji import verify_all as verify_gouji
+sets, extra = json.loads(open(sys.argv[1], encoding="utf-8").read()), json.loads(sys.argv[2])
+for name, texts in sets.items():
+    (verify_gouji if name == "gouji" else verify_all)(texts[:1 + extra.get(name, 0)])
+"""
+"""Verifies the first deal of every set in the file, and `extra[name]` more deals of set `name`."""
+
+
+def instructions(command: list[str]) -> int:
+    """The instructions callgrind counts for one run of `command` (a Python process, hash seed fixed)."""
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command], cwd=ROOT,
+                          capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    return int(re.findall(r"Collected : (\d+)", done.stderr)[-1])
+
+
+def count_instructions(deals: int) -> None:
+    """Print the instructions per deal of each set and of a whole `trainer deal verify` process."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "trainer"), str(ROOT / "bench")],
+                   check=True)
+    sets = {preset: make_deals(deals + 1, preset=preset) for preset in INSTRUCTION_SETS.values()}
+    sets["gouji"] = make_gouji_deals(deals + 1)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8", delete=False) as file:
+        json.dump(sets, file, ensure_ascii=False)
+    try:
+        driver = [sys.executable, "-c", DRIVER, file.name]
+        baseline = instructions([*driver, "{}"])
+        print(f"instructions (callgrind), {deals} deals per set after one warm-up deal of each; "
+              f"baseline process {baseline / 1e6:,.1f} M")
+        print(f"  {'game':8} {'set':10} {'per deal':>12}")
+        labels = {**{preset: ("升级", label) for label, preset in INSTRUCTION_SETS.items()}, "gouji": ("够级", "6 seats")}
+        for name, (game, label) in labels.items():
+            total = instructions([*driver, json.dumps({name: deals})]) - baseline
+            print(f"  {game:6} {label:10} {total / deals / 1e6:10.2f} M")
+    finally:
+        os.unlink(file.name)
+    whole = instructions([sys.executable, "-m", "trainer", "deal", "verify", VERIFY_RECORD])
+    print(f"whole process `trainer deal verify {VERIFY_RECORD}`: {whole / 1e6:,.1f} M instructions")
+
+
 def main() -> None:
     """Run the benchmark and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--instructions", type=int, nargs="?", const=10, metavar="N",
+                        help="count instructions with callgrind over N deals per set (default 10) instead of timing")
     args = parser.parse_args()
+    if args.instructions is not None:
+        count_instructions(args.instructions)
+        return
     print(f"calibration: a fixed Python loop takes {calibration():.0f} ms here now")
     texts = make_deals(args.deals)
     sets = {"standard": texts, **{preset: make_deals(max(1, args.deals // 4), preset=preset)

@@ -13,25 +13,14 @@ from trainer import __version__
 from trainer.engine.cards import Card, parse_cards, pretty_cards
 from trainer.engine.errors import JipaiError, MalformedError, shown
 from trainer.engine.seats import Seat
-from trainer.bots.generate import generate_records, record_text, write_records
-from trainer.engine.rules import Rules
 from trainer.json_input import JSONInputError, read_json
 from trainer.records import (DealRecord, Position, Replay, known_id, parse_record, read_record_file, record_id, replay,
                              state_at, verify_summary)
-from trainer.gouji import facts as gouji_facts
-from trainer.gouji import inference as gouji_inference
 from trainer.gouji import records as gouji_records
-from trainer.gouji import tracker as gouji_tracker
-from trainer.gouji.generate import generate_gouji_records
 from trainer.gouji.records import GoujiPosition, GoujiRecord, is_gouji, parse_gouji_record
-from trainer.gouji.rules import GoujiRules
-from trainer.referee import serve_lines
-from trainer.signals.conventions import CONVENTIONS_DIR, find_convention, load_conventions
-from trainer.signals.referee import OPS as SIGNAL_OPS
-from trainer.tracking.facts import facts_json
-from trainer.tracking.decisions import throw_problem, throw_verdict
-from trainer.tracking.inference import Inference, infer_json
-from trainer.tracking.tracker import track
+
+# Each subcommand imports what only it uses inside its own function (the bots, the trackers, the
+# referees, the signal conventions, the web app), so `deal verify` starts with the records alone.
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -136,8 +125,12 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         return _serve(args.host, args.port)
     if args.command == "rules" or args.command == "signals" and args.signals_command == "check":
+        from trainer.referee import serve_lines
+
+        ops = None
+        if args.command == "signals":
+            from trainer.signals.referee import OPS as ops
         # Bytes when stdin has them, so a line that is not UTF-8 is answered like any malformed line.
-        ops = SIGNAL_OPS if args.command == "signals" else None
         for line in serve_lines(getattr(sys.stdin, "buffer", sys.stdin), ops):
             print(line, flush=True)
         return EXIT_OK
@@ -161,6 +154,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _moments(files: Sequence[str], signals_name: str | None) -> int:
     """Print every signal moment of each deal as one JSON line (`{"file", "id", …moment}`)."""
+    from trainer.signals.conventions import find_convention
     from trainer.signals.moments import find_moments
 
     try:
@@ -205,6 +199,8 @@ def _sample(ids: Sequence[str], every: bool, deals: int, seed: int, runs: int, j
 
 def _list_conventions(folder: str | None) -> int:
     """Print every convention set of `folder` (one line each); a malformed file is named, exit 1."""
+    from trainer.signals.conventions import CONVENTIONS_DIR, load_conventions
+
     try:
         conventions = load_conventions(Path(folder) if folder else CONVENTIONS_DIR)
     except JipaiError as error:
@@ -246,6 +242,12 @@ def _load(path: str) -> DealRecord | GoujiRecord | Unloaded:
 
 def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs: int, signals_name: str | None,
               game: str) -> int:
+    from trainer.bots.generate import generate_records, write_records
+    from trainer.engine.rules import Rules
+    from trainer.gouji.generate import generate_gouji_records
+    from trainer.gouji.rules import GoujiRules
+    from trainer.signals.conventions import find_convention
+
     try:
         spec = read_json(rules_text) if rules_text.lstrip().startswith("{") else rules_text
         rules = GoujiRules.parse(spec) if game == "gouji" else Rules.parse(spec)
@@ -278,6 +280,7 @@ def _generate(rules_text: str, seed: int, count: int, out: str, bots: str, jobs:
 
 
 def _import(files: Sequence[str], out: str) -> int:
+    from trainer.bots.generate import record_text
     from trainer.imports.botzone import convert_log
 
     converted: list[tuple[str, list[dict]]] = []
@@ -425,6 +428,11 @@ def _show(path: str, seat_text: str | None, at_text: str | None) -> int:
 
 
 def _track(path: str, seat_text: str, at_text: str, tier: int, throw: str | None = None) -> int:
+    from trainer.tracking.decisions import throw_problem, throw_verdict
+    from trainer.tracking.facts import facts_json
+    from trainer.tracking.inference import Inference, infer_json
+    from trainer.tracking.tracker import track
+
     if throw is not None and tier != 2:
         print("trainer: --throw needs --tier 2", file=sys.stderr)
         return EXIT_USAGE
@@ -464,6 +472,10 @@ def _track(path: str, seat_text: str, at_text: str, tier: int, throw: str | None
 
 def _track_gouji(path: str, record: GoujiRecord, seat_text: str, at_text: str, tier: int) -> int:
     """`deal track` for a 够级 record: the §6 facts of one seat at a position (tier 2 adds the inference)."""
+    from trainer.gouji import facts as gouji_facts
+    from trainer.gouji import inference as gouji_inference
+    from trainer.gouji import tracker as gouji_tracker
+
     opened = _gouji_open_at(path, record, seat_text, at_text)
     if isinstance(opened, int):
         return opened

@@ -9,17 +9,20 @@ True
 """
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
+from typing import TYPE_CHECKING
 
 from trainer.engine.cards import Card, parse_cards, pretty_cards
 from trainer.engine.combos import (Combination, Unit, best_packing, decompose, face_counts, largest_index,
                                    pair_structure)
 from trainer.engine.trump import TRUMP, TrumpContext
+
+if TYPE_CHECKING:  # only the annotations name it; `deal verify` needs no random numbers
+    import random
 
 
 def suit_label(suit: int) -> str:

@@ -8,14 +8,17 @@
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from trainer.engine.cards import Card, full_deck
 from trainer.engine.errors import IllegalPlayError
 from trainer.gouji.plays import BIG, SMALL, THREE, THRESHOLDS, TWO, VALUE_OF
 from trainer.gouji.rules import GoujiRules
+
+if TYPE_CHECKING:  # only the annotations name it; `deal verify` needs no random numbers
+    import random
 
 
 @dataclass(frozen=True, slots=True)
