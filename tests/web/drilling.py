@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 
 from trainer.drills.definitions import load_drills
 from trainer.drills.questions import Question, make_question, question_key
-from trainer.drills.runs import position_after, table_at
+from trainer.drills.runs import FALLBACK_TYPES, position_after, table_at
 from trainer.records import Position, parse_record
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import track
@@ -98,7 +98,7 @@ def expected_question(app: Flask, run: DrillRun, index: int) -> tuple[Question, 
     picked = drill.pick_type(rng)
     others = sorted((k for k in drill.questions if k != picked), key=lambda k: (-drill.questions[k], k))
     table = table_at(record, run.checkpoints[index])
-    for kind in [picked, *others]:
+    for kind in [picked, *others, *FALLBACK_TYPES]:
         question = make_question(kind, facts, snap, rng, opening, table, asked)
         if question is not None:
             return question, str(position)
