@@ -321,9 +321,9 @@ def decode(line: Line, code: Code) -> Guess:
 
 
 def cards_left(line: Line) -> int:
-    """The cards still in hands (all seats, as the hand sizes show; the viewer's hand × 4 without them)."""
-    sizes = line["visible"]["hand_sizes"]
-    return sum(sizes) if sizes else 4 * len(line["visible"]["hand"])
+    """The cards still in hands (all seats, as the hand sizes show; the viewer's hand for a seat not shown)."""
+    sizes = line["visible"]["hand_sizes"] or [None] * 4
+    return sum(len(line["visible"]["hand"]) if size is None else size for size in sizes)
 
 
 def phase(width: int) -> Callable[[Line], int]:
