@@ -2,7 +2,9 @@
 questions (the function the command prints, `trainer.drills.sample.sample`; a running count's and a flash's,
 exempt by §5, are listed as exempt), a battery of no-memory
 strategies answers every question from its `visible` state, its options and what the sample teaches about
-the generator (the most common answer of a type, the usual offset from the opening value); per question type
+the generator (the most common answer of a type, the usual offset from the opening value, and a clever
+adversary's `ADVERSARY`: the answer or offset most common given how far the deal has gone, the subject, the
+opening value, its own top card or the table, and the answer just before); per question type
 this prints how many were asked, the options shown (k), the best strategy's hit rate and name, the §1 limit
 (15 %, on a choice among k options max(15 %, 1.5/k)) and the verdict; then the questions that repeat one
 asked earlier in the same run with the same type, subject and answer (§1 forbids them), and the wall time.
@@ -65,12 +67,13 @@ class Learned:
     not learn from), and the previous question of the same type in the run (over `runs_of`)."""
 
     def __init__(self, lines: list[Line], runs_of: list[Line]) -> None:
+        self.lines = lines
+        self.tables: dict[str, dict[Any, Counter[Any]]] = {}
         self.by_type: dict[str, Counter[Any]] = defaultdict(Counter)
         self.by_subject: dict[tuple[str, str], Counter[Any]] = defaultdict(Counter)
         self.offsets: dict[str, Counter[int]] = defaultdict(Counter)
         self.previous_same: dict[int, Line | None] = {}
-        self.lines = lines
-        """The lines learned from (strategies that learn more than the answers' counts read them)."""
+        self.previous_any: dict[int, Line | None] = {}
         for line in lines:
             answer = key(line["answer"]) if line["kind"] != "one_of" else line["answer"][0]
             self.by_type[line["type"]][answer] += 1
@@ -84,6 +87,18 @@ class Learned:
             for index, line in enumerate(run):
                 same = [before for before in run[:index] if before["type"] == line["type"]]
                 self.previous_same[id(line)] = same[-1] if same else None
+                self.previous_any[id(line)] = run[index - 1] if index else None
+
+    def table(self, name: str, feature: Callable[[Line], Any], value: Callable[[Line], Any]) -> dict[Any, Counter[Any]]:
+        """Counts of `value` (None: not counted) by `feature` over the lines learnt from, made once per `name`."""
+        if name not in self.tables:
+            found: dict[Any, Counter[Any]] = defaultdict(Counter)
+            for line in self.lines:
+                code = value(line)
+                if code is not None:
+                    found[feature(line)][code] += 1
+            self.tables[name] = found
+        return self.tables[name]
 
     def mode(self, line: Line) -> Any:
         """The answer most often right for this type."""
@@ -363,6 +378,166 @@ SIGNAL_STRATEGIES: dict[str, Strategy] = {
 }
 """No-convention strategies for the signal quizzes."""
 STRATEGIES.update(SIGNAL_STRATEGIES)
+
+
+# -- the strategies of a clever adversary: answers learnt conditionally on what the seat sees ------------------
+
+Code = Any
+"""An answer coded so that it carries over between positions: a number as it is, seats relative to the viewer,
+cards by their ranks."""
+
+
+def seat_options(line: Line) -> bool:
+    """Whether the options are seats (their values are seat numbers)."""
+    return bool(line["options"]) and all(isinstance(value, str) and value.isdigit() for value in values(line))
+
+
+def encode(line: Line, answer: Any) -> Code:
+    """`answer` coded: a number or yes/no as it is, seats relative to the viewer, an option's cards by rank."""
+    if line["kind"] in ("number", "yesno"):
+        return answer
+    if line["kind"] == "one_of":
+        answer = answer[0]
+    chosen = answer if isinstance(answer, list) else [answer]
+    if seat_options(line):
+        codes = frozenset((int(value) - line["seat"]) % 4 for value in chosen)
+    else:
+        codes = frozenset(rank_of(str(value).split("/")[0]) for value in chosen)
+    return codes if line["kind"] == "multi" else next(iter(codes), None)
+
+
+def decode(line: Line, code: Code) -> Guess:
+    """The guess a `code` stands for at this line (None when no option fits it)."""
+    if line["kind"] in ("number", "yesno") or code is None:
+        return code
+    wanted = code if isinstance(code, frozenset) else {code}
+    if seat_options(line):
+        hits = [value for value in values(line) if (int(value) - line["seat"]) % 4 in wanted]
+    else:
+        hits = [value for value in values(line) if rank_of(str(value).split("/")[0]) in wanted]
+    if line["kind"] == "multi":
+        return hits
+    return hits[0] if hits else None
+
+
+def cards_left(line: Line) -> int:
+    """The cards still in hands (all seats, as the hand sizes show; the viewer's hand for a seat not shown)."""
+    sizes = line["visible"]["hand_sizes"] or [None] * 4
+    return sum(len(line["visible"]["hand"]) if size is None else size for size in sizes)
+
+
+def phase(width: int) -> Callable[[Line], int]:
+    """How far the deal has gone, in buckets of `width` cards still in hands."""
+    return lambda line: cards_left(line) // width
+
+
+def relative_subject(line: Line) -> Any:
+    """The subject with a card by its rank and a seat relative to the viewer (what carries over)."""
+    subject = line["subject"]
+    if "seat" in subject:
+        return ("seat", (subject["seat"] - line["seat"]) % 4)
+    if "cards" in subject:
+        return ("cards", len(subject["cards"]), rank_of(subject["cards"][0]))
+    if "card" in subject:
+        return ("card", rank_of(subject["card"]), subject.get("suit") == "trump")
+    return ("suit", subject.get("suit") == "trump") if "suit" in subject else ()
+
+
+def my_top_rank(line: Line) -> Any:
+    """The rank of the viewer's highest card of the subject suit (hands are sorted strongest first)."""
+    suit = line["subject"].get("suit")
+    return next((rank_of(card) for card in line["visible"]["hand"] if suit_of(card, line) == suit), None)
+
+
+def scaled_opening(line: Line, learned: Learned) -> int | None:
+    """The opening value scaled by the share of the cards still in hands (the deal's start: the most the learnt
+    lines of this drill show)."""
+    opening = line["visible"]["opening"]
+    if not isinstance(opening, int):
+        return None
+    full = learned.table("full", lambda other: other["drill"], cards_left)
+    start = max(full.get(line["drill"], Counter({cards_left(line): 1})))
+    return round(opening * cards_left(line) / max(start, cards_left(line)))
+
+
+def table_minus(points: bool) -> Callable[[Line, Learned], int | None]:
+    """The opening value less the subject's cards (or points) on the table and in the last trick."""
+    return lambda line, learned: opening_minus(True, points)(line, learned)
+
+
+Base = Callable[[Line, Learned], "int | None"]
+
+
+def conditional(name: str, feature: Callable[[Line], Any], base: Base | None = None) -> Strategy:
+    """The answer most often right, learnt by (type, `feature`): coded (`encode`), or for a number, its most
+    common offset from `base` (the opening value, a scaled or a table-corrected one)."""
+    def code_of(line: Line, learned: Learned) -> Code:
+        if base is None:
+            return encode(line, line["answer"])
+        start = base(line, learned) if line["kind"] == "number" else None
+        return None if start is None else line["answer"] - start
+
+    def guess(line: Line, learned: Learned) -> Guess:
+        counts = learned.table(name, lambda other: (other["type"], feature(other)),
+                               lambda other: code_of(other, learned)).get((line["type"], feature(line)))
+        if not counts:
+            return None
+        code = counts.most_common(1)[0][0]
+        if base is None:
+            return decode(line, code)
+        start = base(line, learned) if line["kind"] == "number" else None
+        return None if start is None else start + code
+    return guess
+
+
+def previous_any(line: Line, learned: Learned) -> Guess:
+    """The answer of the question just before in the run, whatever its type (coded, so a seat or a rank carries)."""
+    before = learned.previous_any.get(id(line))
+    if before is None or before["kind"] != line["kind"]:
+        return None
+    return decode(line, encode(before, before["answer"]))
+
+
+def opening_of(line: Line, learned: Learned) -> int | None:
+    """The opening value of a number question."""
+    opening = line["visible"]["opening"]
+    return opening if isinstance(opening, int) and not isinstance(opening, bool) else None
+
+
+def seat_size(line: Line, learned: Learned) -> int | None:
+    """The hand size of the seat the question is about."""
+    guess = hand_size_of(line, learned)
+    return guess if isinstance(guess, int) else None
+
+
+ADVERSARY: dict[str, Strategy] = {
+    "mode | type, subject, phase": conditional("subject-phase", lambda line: (
+        line["drill"], relative_subject(line), phase(12)(line))),
+    "mode | type, opening, phase": conditional("opening-phase", lambda line: (
+        line["drill"], str(line["visible"]["opening"]), phase(12)(line))),
+    "mode | type, subject, opening, phase": conditional("subject-opening-phase", lambda line: (
+        relative_subject(line), str(line["visible"]["opening"]), phase(8)(line))),
+    "mode | type, subject, my top, phase": conditional("top-phase", lambda line: (
+        relative_subject(line), my_top_rank(line), phase(16)(line))),
+    "mode | type, subject, table": conditional("table", lambda line: (
+        relative_subject(line), visible_count(line, True, False), phase(24)(line))),
+    "opening + offset | phase": conditional("offset-phase", lambda line: (line["drill"], phase(8)(line)),
+                                            opening_of),
+    "opening + offset | subject, phase": conditional("offset-subject-phase", lambda line: (
+        line["drill"], relative_subject(line), phase(12)(line)), opening_of),
+    "scaled opening + offset | phase": conditional("scaled-phase", lambda line: (line["drill"], phase(16)(line)),
+                                                   scaled_opening),
+    "opening - table + offset | phase": conditional("table-phase", lambda line: (line["drill"], phase(8)(line)),
+                                                    table_minus(False)),
+    "opening - table points + offset | phase": conditional("table-points-phase", lambda line: (
+        line["drill"], phase(8)(line)), table_minus(True)),
+    "hand size of the seat + offset | phase": conditional("seat-size-phase", lambda line: (
+        line["drill"], phase(12)(line)), seat_size),
+    "the answer just before": previous_any,
+}
+"""Strategies a clever adversary adds: the answer (or its offset from a visible estimate) most common given what
+the seat sees (how far the deal has gone, the subject, the opening value, its own top card, the table)."""
+STRATEGIES.update(ADVERSARY)
 
 
 def fold(line: Line) -> int:

@@ -7,13 +7,20 @@ options, the exact answer, and the tracker fact that explains it.
 A question is *informative* when its answer differs from the trivial one: the same question
 answered at the opening of play from the same seat (what a player who tracked nothing would
 say), and for a multi choice also neither "none" nor "all options". Checkpoints ask only
-informative questions (`make_question` with `opening`); docs/decisions.md gives the rule per type.
+informative questions (`make_question` with `opening`), and for the counts and the top card only those
+the answer flattening keeps (`kept`: given what a player without memory sees, a common answer is asked no
+more often than a rare one; shares measured by `trainer.drills.flatten`); docs/decisions.md gives the rule
+per type.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Callable, Collection
 from dataclasses import asdict, dataclass, field, replace
+from functools import cache
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from trainer.engine.cards import Card
@@ -106,8 +113,6 @@ class QuestionType:
     build: Callable[[dict[str, Any], Snapshot, Subject], Question]
     asked_if: Callable[[Question, Question], bool] | None = None
     """When a question is worth asking, given the same question at the opening (None: `informative`)."""
-    weigh: Callable[[Question, Snapshot], float] | None = None
-    """How likely each candidate subject's question is drawn (None: all alike)."""
 
     def worth_asking(self, question: Question, trivial: Question) -> bool:
         """Whether `question` may be asked, `trivial` being the same question at the opening."""
@@ -120,9 +125,8 @@ QUESTION_TYPES: dict[str, QuestionType] = {}
 
 def _register(name: str, subjects: Callable[[dict[str, Any], Snapshot], list[list[Subject]]],
               build: Callable[[dict[str, Any], Snapshot, Subject], Question],
-              asked_if: Callable[[Question, Question], bool] | None = None,
-              weigh: Callable[[Question, Snapshot], float] | None = None) -> None:
-    QUESTION_TYPES[name] = QuestionType(name, subjects, build, asked_if, weigh)
+              asked_if: Callable[[Question, Question], bool] | None = None) -> None:
+    QUESTION_TYPES[name] = QuestionType(name, subjects, build, asked_if)
 
 
 def _face_option(name: str) -> dict[str, Any]:
@@ -351,14 +355,7 @@ def _top_in_play(facts: dict[str, Any], snap: Snapshot, subject: Subject) -> Que
                     answer, "suits.top_in_play", suit=suit, options=options)
 
 
-def _depth(question: Question, snap: Snapshot) -> float:
-    """How far down its suit the answer of a `top_in_play` question lies (1: the class just below the top):
-    the suit is drawn by it, so the class below the top (the K) is not the usual answer."""
-    classes = ["/".join(group) for group in strength_classes(snap, question.suit or "")]
-    return float(classes.index(question.answer)) ** 3 + 0.01
-
-
-_register("top_in_play", _suits(lambda entry: bool(entry["top_in_play"])), _top_in_play, weigh=_depth)
+_register("top_in_play", _suits(lambda entry: bool(entry["top_in_play"])), _top_in_play)
 
 
 # -- drill files ------------------------------------------------------------------------------------
@@ -438,6 +435,22 @@ TABLE_COUNTS: dict[str, tuple[bool, bool, bool]] = {
 """Counts the table can give away: (from the opening value down, other seats' cards only, points not cards)."""
 
 
+def table_shows(question: Question, plays: tuple[tuple[int, Card], ...], snap: Snapshot) -> int:
+    """The cards (or points) of a count's subject among `plays` (another seat's only, where the count is of
+    the cards out of the viewer's hand: `TABLE_COUNTS`); 0 for a type the table cannot give away."""
+    rule = TABLE_COUNTS.get(question.type)
+    if rule is None:
+        return 0
+    _from_opening, others, points = rule
+    ctx = snap.ctx
+    if question.type == "constant_trumps_out":
+        faces = set(top_faces(ctx))
+    else:
+        faces = set(ctx.faces_by_suit[SUIT_NAMES.index(question.suit or "trump")])
+    return sum(card.points if points else 1 for seat, card in plays
+               if card.index in faces and not (others and seat == snap.seat))
+
+
 def shown_on_table(question: Question, trivial: Question, table: Table, snap: Snapshot) -> bool:
     """True when the table gives the answer away (training.md §1): a voids question whose every seat failed
     to follow in the trick on the table or the last trick; a count equal to what those tricks show (the
@@ -448,48 +461,134 @@ def shown_on_table(question: Question, trivial: Question, table: Table, snap: Sn
     rule = TABLE_COUNTS.get(question.type)
     if rule is None:
         return False
-    from_opening, others, points = rule
-    ctx = snap.ctx
-    if question.type == "constant_trumps_out":
-        faces = set(top_faces(ctx))
-    else:
-        faces = set(ctx.faces_by_suit[SUIT_NAMES.index(question.suit or "trump")])
-
-    def shown(plays: tuple[tuple[int, Card], ...]) -> int:
-        return sum(card.points if points else 1 for seat, card in plays
-                   if card.index in faces and not (others and seat == snap.seat))
-
-    values = {shown(table.now), shown(table.now + table.last)}
-    if from_opening:
+    values = {table_shows(question, table.now, snap), table_shows(question, table.now + table.last, snap)}
+    if rule[0]:
         values = {trivial.answer - value for value in values}
     return question.answer in values
+
+
+# -- answer flattening (training.md §1) --------------------------------------------------------------
+
+FLATTENED = ("trumps_unseen", "trumps_played", "constant_trumps_out", "attackers_score", "to_take_over",
+             "points_unplayed", "points_unseen", "suit_played", "suit_unseen", "max_trumps", "top_in_play")
+"""The types whose answers are flattened: the counts and the top card, whose natural answers given what a
+player sees without memory (how far the deal has gone, the opening value, the suit, their own top card) are
+few and predictable."""
+PHASES = 8
+"""How finely the deal's progress (the cards still in hands, which the hand sizes show) is cut into cells."""
+SHARES_FILE = Path(__file__).resolve().parents[2] / "drills" / "flatten.json"
+"""The keep probabilities per cell and coded answer, made by `python -m trainer.drills.flatten`."""
+
+
+def phase_of(snap: Snapshot) -> int:
+    """How far the deal has gone, as a player sees it from the hand sizes: 0 (near the end) … PHASES − 1."""
+    start = 4 * snap.ctx.rules.hand_size
+    return min(PHASES - 1, PHASES * sum(snap.hand_sizes) // start)
+
+
+POINT_COUNTS = ("attackers_score", "to_take_over", "points_unplayed", "points_unseen")
+"""Counts of points (multiples of 5): their cells hold the opening value to within 10 (a card count's to within 2)."""
+
+
+def answer_cell(question: Question, trivial: Question, snap: Snapshot, table: Table) -> tuple[str, tuple[str, ...]] | None:
+    """Where a question stands among those a player without memory cannot tell apart, and its answer coded as
+    such a player could guess it: (cell, codes). The cell is the type, the decks, trumps or a side suit, the
+    phase (`phase_of`) and the opening value (to within 10 points or 2 cards), or for `top_in_play` the rank
+    of the viewer's own top card of the suit. The codes are the answer itself (`=`) and, for a count the
+    table can give away, the answer less what the table (the trick and the last one) shows of it (`~`); the
+    top card's rank. None for a type that is not flattened."""
+    if question.type not in FLATTENED:
+        return None
+    side = "none" if question.suit is None else "trump" if question.suit == "trump" else "side"
+    cell = [question.type, str(snap.ctx.rules.decks), side, str(phase_of(snap))]
+    if question.type == "top_in_play":
+        suit = question.suit or ""
+        mine = [Card.from_index(f) for f in snap.ctx.faces_by_suit[SUIT_NAMES.index(suit)] if snap.mine[f]]
+        cell.append(_rank(mine[0]) if mine else "-")
+        return "|".join(cell), ("=" + _rank(Card.parse(question.answer.split("/")[0])),)
+    cell.append(str(trivial.answer // (10 if question.type in POINT_COUNTS else 2)))
+    rule = TABLE_COUNTS.get(question.type)
+    if rule is None:
+        return "|".join(cell), (f"={question.answer}",)
+    shown = table_shows(question, table.now + table.last, snap)
+    return "|".join(cell), (f"={question.answer}", f"~{question.answer + shown if rule[0] else question.answer - shown}")
+
+
+def _rank(card: Card) -> str:
+    """A card's rank as a code (`BJ`, `SJ`, `2` … `A`)."""
+    name = str(card)
+    return name if name in ("BJ", "SJ") else name[:-1]
+
+
+@cache
+def keep_shares() -> dict[str, dict[str, float]]:
+    """Per cell, the probability that a question of each coded answer is kept (`SHARES_FILE`)."""
+    return json.loads(SHARES_FILE.read_text(encoding="utf-8"))["cells"]
+
+
+def _draw(question: Question, snap: Snapshot) -> float:
+    """A number in [0, 1) fixed by the question and the position, so a checkpoint keeps the same every time."""
+    digest = hashlib.sha256(f"{question_key(question)}:{snap.seat}:{snap.trick.number}:{snap.hand_sizes}"
+                            .encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2 ** 64
+
+
+def kept(question: Question, trivial: Question, snap: Snapshot, table: Table = Table()) -> bool:
+    """Whether the answer flattening keeps `question` (`trivial` the same at the opening): with the least
+    probability its cell gives its codes (`keep_shares`; a common answer is kept less often, so that among the
+    questions asked no answer is right much more often than the others, the trivial one neither more nor
+    less), always for a type, cell or answer the shares do not list."""
+    found = answer_cell(question, trivial, snap, table)
+    if found is None:
+        return True
+    cell, codes = found
+    shares = keep_shares().get(cell, {})
+    return _draw(question, snap) < min(shares.get(code, 1.0) for code in codes)
+
+
+def candidates(kind: str, facts: dict[str, Any], snap: Snapshot, opening: dict[str, Any], table: Table = Table(),
+               asked: Collection[QuestionKey] = ()) -> list[tuple[Question, Question]]:
+    """The questions of type `kind` a checkpoint may ask, each with its trivial one (the same at the opening):
+    the first tier of subjects with an informative subject whose answer the table does not give away
+    (`shown_on_table`, `table` what the trick on the table and the last one show) and that is not a question
+    already `asked` in the run (`question_key`)."""
+    qtype = QUESTION_TYPES[kind]
+    for tier in qtype.subjects(facts, snap):
+        pairs = [(qtype.build(facts, snap, subject), qtype.build(opening, snap, subject)) for subject in tier]
+        pairs = [(q, trivial) for q, trivial in pairs
+                 if qtype.worth_asking(q, trivial) and not shown_on_table(q, trivial, table, snap)
+                 and question_key(q) not in asked]
+        if pairs:
+            return pairs
+    return []
 
 
 def make_question(kind: str, facts: dict[str, Any], snap: Snapshot, rng: random.Random,
                   opening: dict[str, Any] | None = None, table: Table = Table(),
                   asked: Collection[QuestionKey] = ()) -> Question | None:
     """A question of type `kind` at this position, or None when it does not apply here. With `opening`
-    (the same seat's facts at the opening of play) only an informative one: the first tier of subjects
-    with an informative subject whose answer the table does not give away (`shown_on_table`, `table` what
-    the trick on the table and the last one show) and that is not a question already `asked` in the run
-    (`question_key`), one of them drawn by `rng`. A single choice's options come in an order shuffled by
-    `rng`, so the answer's place says nothing."""
+    (the same seat's facts at the opening of play) one of the informative ones (`candidates`) drawn by `rng`,
+    and only if the answer flattening keeps it (`kept`: given what a player sees without memory, common
+    answers are asked no more often than rare ones; a drawn question not kept leaves the checkpoint to
+    another type, so each candidate is asked with the probability its shares were measured for). A single choice's options come in an order
+    shuffled by `rng`, so the answer's place says nothing."""
     qtype = QUESTION_TYPES[kind]
-    for tier in qtype.subjects(facts, snap):
+    if opening is None:
+        tier = next((tier for tier in qtype.subjects(facts, snap) if tier), [])
         questions = [qtype.build(facts, snap, subject) for subject in tier]
-        if opening is not None:
-            trivials = [qtype.build(opening, snap, subject) for subject in tier]
-            questions = [q for q, trivial in zip(questions, trivials, strict=True)
-                         if qtype.worth_asking(q, trivial) and not shown_on_table(q, trivial, table, snap)
-                         and question_key(q) not in asked]
-            questions = rarely_zero(questions, rng)
-        if questions:
-            weigh = qtype.weigh
-            question = rng.choices(questions, [weigh(q, snap) for q in questions])[0] if weigh else rng.choice(questions)
-            if question.kind == "single":
-                question = replace(question, options=rng.sample(question.options, len(question.options)))
-            return question
-    return None
+        if not questions:
+            return None
+        question = rng.choice(questions)
+    else:
+        found = candidates(kind, facts, snap, opening, table, asked)
+        if not found:
+            return None
+        question, trivial = rng.choice(found)
+        if not kept(question, trivial, snap, table):
+            return None
+    if question.kind == "single":
+        question = replace(question, options=rng.sample(question.options, len(question.options)))
+    return question
 
 
 def trivial_question(question: Question, opening: dict[str, Any], snap: Snapshot) -> Question:
