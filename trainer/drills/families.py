@@ -17,6 +17,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 }
 """The 升级 question types of each family."""
 FAMILY_OF = {kind: family for family, kinds in FAMILIES.items() for kind in kinds}
+ALL_FAMILIES = (*FAMILIES, "signals", "gouji", "guandan")
+"""Every family a question can have (training.md §4)."""
 
 
 def family_of(question_type: str, game: str = "shengji") -> str:
