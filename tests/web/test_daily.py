@@ -330,3 +330,33 @@ def test_grading_an_answer_reads_in_one_query_and_makes_a_mistake_card_without_s
     assert len(stored) == 3 and all(not a.correct and a.card is not None for a in stored)
     for attempt in stored:
         assert attempt.card["card_id"] == int(attempt.created.replace(tzinfo=UTC).timestamp() * 1000)
+
+
+def test_the_daily_queue_draws_every_deck_count_the_player_drills(make_app, tmp_path, monkeypatch) -> None:
+    """Standard deals only for a new player; once they drill three-deck deals, those come into the session
+    too, replayed and graded like the others."""
+    deals = Path(__file__).parents[2] / "drills" / "deals"
+    folder = tmp_path / "starter"
+    folder.mkdir()
+    for path in [*deals.glob("three-deck-2026-*.json"), *sorted(deals.glob("deal-2026-*.json"))[:2]]:
+        shutil.copy(path, folder / path.name)
+    app = make_app(STARTER_DEALS_DIR=str(folder))
+    client = app.test_client()
+    Accounts(client).sign_up("alice")
+    clock = install_clock(monkeypatch)
+    first = _play_day(client, app, clock, lambda run: True, seconds=30)
+    with session(app) as db:
+        assert {db.get(Deal, run_row(app, run_id).deal_pk).rules for run_id in first} == {"standard"}
+        wide = db.exec(select(Deal).where(Deal.rules == "three-deck")).first()
+        db.add(DrillRun(user_id=1, drill_id="08-triples", deal_pk=wide.pk, seat=0, seed=1, checkpoints=[4],
+                        started=clock.now))
+        db.commit()
+    clock.advance(days=1)
+    second = _play_day(client, app, clock, lambda run: True, seconds=30)
+    with session(app) as db:
+        rules = {db.get(Deal, run_row(app, run_id).deal_pk).rules for run_id in second}
+        graded = db.exec(select(Attempt).join(DrillRun, col(DrillRun.id) == Attempt.run_id)
+                         .join(Deal, col(Deal.pk) == DrillRun.deal_pk)
+                         .where(Deal.rules == "three-deck", col(DrillRun.daily_id).is_not(None))).all()
+    assert "three-deck" in rules and rules <= {"standard", "three-deck"}
+    assert graded and all(a.skill and a.rating_after is not None and a.correct for a in graded)

@@ -317,10 +317,20 @@ class Chosen:
     signals: str | None = None
 
 
+def drilled_presets(db: Session, user_id: int) -> list[str]:
+    """The 升级 rules presets (deck counts) the daily session draws from: the standard one, and every other
+    the user has drilled (a curriculum run on a deal of that preset)."""
+    drilled = db.exec(select(Deal.rules).join(DrillRun, col(DrillRun.deal_pk) == Deal.pk)
+                      .where(DrillRun.user_id == user_id, DrillRun.drill_id != DAILY_ID, Deal.game == "shengji",
+                             col(Deal.custom_rules).is_(False)).distinct()).all()
+    return sorted({"standard", *drilled})
+
+
 def candidate_deals(db: Session, user_id: int, now: datetime, rng: random.Random) -> list[tuple[int, str, datetime,
                                                                                                int]]:
-    """Up to `CANDIDATE_DEALS` complete standard 升级 deals the user may drill (shared or their own), from a
-    random place in the library on, those not drilled in the last `FRESH_DAYS` days first:
+    """Up to `CANDIDATE_DEALS` complete 升级 deals the user may drill (shared or their own) under the presets they
+    drill (`drilled_presets`), from a random place in the library on, those not drilled in the last `FRESH_DAYS`
+    days first:
     (pk, id, created, tricks). Each query walks one owner's deals in key order from that place
     (index `ix_deals_owner_id_hidden_pk`) and stops after a few rows, however large the library."""
     since = now - timedelta(days=FRESH_DAYS)
@@ -328,6 +338,7 @@ def candidate_deals(db: Session, user_id: int, now: datetime, rng: random.Random
                                                         col(DrillRun.started) >= since)).all())
     top = db.exec(select(func.max(Deal.pk))).one() or 0
     start = rng.randint(0, top)
+    presets = drilled_presets(db, user_id)
     found: dict[int, Any] = {}
     unseen: set[int] = set()
     for fresh in (col(Deal.pk).not_in(recent) if recent else sa.true(), sa.true()):
@@ -337,7 +348,7 @@ def candidate_deals(db: Session, user_id: int, now: datetime, rng: random.Random
                 if len(mine) < CANDIDATE_DEALS:
                     mine += db.exec(select(Deal.pk, Deal.id, Deal.created, Deal.tricks)
                                     .where(owner, col(Deal.hidden).is_(False), col(Deal.complete).is_(True),
-                                           Deal.game == "shengji", Deal.rules == "standard",
+                                           Deal.game == "shengji", col(Deal.rules).in_(presets),
                                            col(Deal.custom_rules).is_(False), fresh, place)
                                     .order_by(col(Deal.pk)).limit(CANDIDATE_DEALS - len(mine))).all()
             found.update((row[0], row) for row in mine if row[0] not in found)
