@@ -226,17 +226,23 @@ def test_a_wrong_retry_keeps_the_mistake_due_soon_and_cannot_be_marked(app, alic
         assert again.learned is None and again.due.replace(tzinfo=UTC) <= clock.now + timedelta(days=2)
 
 
-def test_the_daily_queue_draws_no_gouji_deal(make_app, tmp_path, monkeypatch) -> None:
-    """Gouji deals share the preset name `standard`: the daily positions are 升级 deals all the same."""
+def _alice_on(make_app, tmp_path, monkeypatch, shipped: str):
+    """An app whose starter library is the shipped deals matching `shipped` and two standard ones, Alice signed
+    up, the clock frozen: (app, her client, the clock)."""
     deals = Path(__file__).parents[2] / "drills" / "deals"
     folder = tmp_path / "starter"
     folder.mkdir()
-    for path in [*deals.glob("gouji-2026-*.json"), *sorted(deals.glob("deal-2026-*.json"))[:2]]:
+    for path in [*deals.glob(shipped), *sorted(deals.glob("deal-2026-*.json"))[:2]]:
         shutil.copy(path, folder / path.name)
     app = make_app(STARTER_DEALS_DIR=str(folder))
     client = app.test_client()
     Accounts(client).sign_up("alice")
-    clock = install_clock(monkeypatch)
+    return app, client, install_clock(monkeypatch)
+
+
+def test_the_daily_queue_draws_no_gouji_deal(make_app, tmp_path, monkeypatch) -> None:
+    """Gouji deals share the preset name `standard`: the daily positions are 升级 deals all the same."""
+    app, client, clock = _alice_on(make_app, tmp_path, monkeypatch, "gouji-2026-*.json")
     asked = _play_day(client, app, clock, lambda run: True, seconds=60)
     with session(app) as db:
         games = {db.get(Deal, run_row(app, run_id).deal_pk).game for run_id in asked}
@@ -335,15 +341,7 @@ def test_grading_an_answer_reads_in_one_query_and_makes_a_mistake_card_without_s
 def test_the_daily_queue_draws_every_deck_count_the_player_drills(make_app, tmp_path, monkeypatch) -> None:
     """Standard deals only for a new player; once they drill three-deck deals, those come into the session
     too, replayed and graded like the others."""
-    deals = Path(__file__).parents[2] / "drills" / "deals"
-    folder = tmp_path / "starter"
-    folder.mkdir()
-    for path in [*deals.glob("three-deck-2026-*.json"), *sorted(deals.glob("deal-2026-*.json"))[:2]]:
-        shutil.copy(path, folder / path.name)
-    app = make_app(STARTER_DEALS_DIR=str(folder))
-    client = app.test_client()
-    Accounts(client).sign_up("alice")
-    clock = install_clock(monkeypatch)
+    app, client, clock = _alice_on(make_app, tmp_path, monkeypatch, "three-deck-2026-*.json")
     first = _play_day(client, app, clock, lambda run: True, seconds=30)
     with session(app) as db:
         assert {db.get(Deal, run_row(app, run_id).deal_pk).rules for run_id in first} == {"standard"}
