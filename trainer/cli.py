@@ -34,6 +34,31 @@ def _number(low: int, high: int) -> Callable[[str], int]:
     return read
 
 
+def _decimal(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a decimal number from `low` to `high` in ASCII (`0.8`, `5`, no sign or exponent)."""
+    def read(text: str) -> float:
+        whole, _dot, fraction = text.partition(".")
+        if not (text.isascii() and len(text) <= 20 and whole.isdigit() and (fraction.isdigit() or not _dot)
+                and low <= float(text) <= high):
+            raise argparse.ArgumentTypeError(f"must be a number from {low:g} to {high:g}, not {shown(text)}")
+        return float(text)
+    return read
+
+
+def _family_accuracy(text: str) -> tuple[str, float]:
+    """An argparse type: `FAMILY=P`, a skill family (training.md §4) and a chance from 0 to 1."""
+    from trainer.drills.families import ALL_FAMILIES
+
+    family, equals, chance = text.partition("=")
+    if not equals or family not in ALL_FAMILIES:
+        raise argparse.ArgumentTypeError(f"must be FAMILY=P with FAMILY one of {', '.join(ALL_FAMILIES)}, "
+                                         f"not {shown(text)}")
+    try:
+        return family, _decimal(0, 1)(chance)
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"{family}: {error}") from None
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="trainer", description="Jipai 记牌: a card-counting trainer for 升级 / 拖拉机.")
     parser.add_argument("--version", action="version", version=f"trainer {__version__}")
@@ -105,6 +130,23 @@ def _parser() -> argparse.ArgumentParser:
     sample.add_argument("--jobs", type=_number(1, 64), default=None,
                         help="processes to sample in (1–64; default: one per CPU); the output never depends on it")
 
+    daily = commands.add_parser("daily", help="the daily session (training.md §4, §6)")
+    daily_commands = daily.add_subparsers(dest="daily_command", required=True, metavar="SUBCOMMAND")
+    simulate = daily_commands.add_parser(
+        "simulate", help="play the web app's daily sessions as a simulated player; one JSON line per day",
+        description="Run the web app's daily scheduler for a simulated player against a temporary database, with a "
+                    "frozen clock from 2027-01-04 09:00 UTC moving one day per session; one JSON object per day "
+                    "and a summary line (docs/daily.md).")
+    simulate.add_argument("--days", type=_number(1, 366), default=14, help="sessions to play, one a day (1–366)")
+    simulate.add_argument("--minutes", type=_number(1, 120), default=10, help="each session's budget (1–120)")
+    simulate.add_argument("--answer-seconds", type=_decimal(0, 600), default=5.0, metavar="S",
+                          help="seconds the player takes to answer (0–600; default 5)")
+    simulate.add_argument("--accuracy", type=_decimal(0, 1), default=0.8, metavar="P",
+                          help="the chance an answer is right (0–1; default 0.8)")
+    simulate.add_argument("--skill-accuracy", action="append", default=[], type=_family_accuracy,
+                          metavar="FAMILY=P", help="a family's own chance (repeat for several)")
+    simulate.add_argument("--seed", type=_number(0, 2**63 - 1), default=1, help="the seed of the answers and items")
+
     serve = commands.add_parser("serve", help="run the web app (first start: database and starter deals)")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=_number(1, 65535), default=5000, help="the port (default 5000)")
@@ -138,6 +180,8 @@ def _run(args: argparse.Namespace) -> int:
         return _moments(args.files, args.signals)
     if args.command == "signals":
         return _list_conventions(args.dir)
+    if args.command == "daily":
+        return _simulate(args)
     if args.command == "drill":
         return _sample(args.drill, args.all, args.deals, args.seed, args.runs, args.jobs or os.cpu_count() or 1)
     if args.deal_command == "verify":
@@ -194,6 +238,21 @@ def _sample(ids: Sequence[str], every: bool, deals: int, seed: int, runs: int, j
     chosen = list(known.values()) if every else [known[name] for name in dict.fromkeys(ids)]
     for line in sample(chosen, deals, seed, runs, jobs):
         print(json.dumps(line, ensure_ascii=False))
+    return EXIT_OK
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    """`daily simulate`: one JSON line per simulated day and a summary (`trainer.web.simulate`)."""
+    from trainer.web.simulate import Player, simulate
+
+    families = dict(args.skill_accuracy)
+    if len(families) < len(args.skill_accuracy):
+        twice = sorted({f for f, _p in args.skill_accuracy if [g for g, _q in args.skill_accuracy].count(f) > 1})
+        print(f"trainer: --skill-accuracy: {', '.join(twice)} given twice", file=sys.stderr)
+        return EXIT_USAGE
+    player = Player(args.minutes, args.answer_seconds, args.accuracy, families)
+    for line in simulate(args.days, player, args.seed):
+        print(json.dumps(line, ensure_ascii=False), flush=True)
     return EXIT_OK
 
 

@@ -21,6 +21,7 @@ from trainer.records import Position, parse_record
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import track
 from trainer.web.models import Attempt, Deal, DrillRun
+from trainer.web.simulate import form_values, wrong_answer  # noqa: F401  (the drill tests' answers)
 
 from .pages import visible_text
 
@@ -125,26 +126,6 @@ def give_first_question(app: Flask, run_id: int, kind: str) -> DrillRun:
                     db.commit()
                 return run
     raise AssertionError(f"no {kind} question")
-
-
-def wrong_answer(question: Question) -> Any:
-    """An answer that is surely wrong."""
-    if question.kind == "number":
-        return question.answer + 1
-    values = [option["value"] for option in question.options]
-    if question.kind == "multi":
-        first = values[0]
-        return [v for v in question.answer if v != first] + ([] if first in question.answer else [first])
-    if question.kind == "one_of":  # a signal quiz: any of `answer` is right
-        return next(v for v in values if v not in question.answer)
-    return next(v for v in values if v != question.answer)
-
-
-def form_values(answer: Any) -> list[str]:
-    """An answer as the form's `answer` values."""
-    if isinstance(answer, list):
-        return [str(v) for v in answer]
-    return [str(answer)]
 
 
 def at_value(text: str) -> int:

@@ -30,7 +30,8 @@ def _session_items(app, user_id: int = 1) -> list[tuple[DrillRun, Attempt | None
 
 
 def _play_day(client, app, clock, right, seconds: float = 60, headers=None) -> list[int]:
-    """Start today's session and answer every item (`right(run)` says how) until the day's result."""
+    """Start today's session and answer every item (`right(run)` says how: a bool, or one per checkpoint
+    index) until the day's result."""
     response = client.post("/today/start", data={"tz": "Europe/Paris"}, headers=headers or {})
     asked = []
     while (run_id := run_id_of(response)) is not None:
@@ -41,39 +42,51 @@ def _play_day(client, app, clock, right, seconds: float = 60, headers=None) -> l
     return asked
 
 
-def test_today_page_with_and_without_htmx(alice) -> None:
-    page = alice.get("/today")
-    assert page.status_code == 200 and "<html" in page.text and 'action="/today/start"' in page.text
-    assert "HX-Request" in page.headers["Vary"]
-    fragment = alice.get("/today", headers=HX)
-    assert fragment.status_code == 200 and "<html" not in fragment.text and 'id="today"' in fragment.text
-    assert "连续" in page.text  # the streak, in Chinese by default
-
-
-def test_today_needs_an_account(client) -> None:
-    assert client.get("/today").status_code in (302, 303)
-    assert client.post("/today/start").status_code in (302, 303)
-
-
-def test_a_session_asks_new_skills_within_its_budget_and_shows_the_result(app, alice, monkeypatch) -> None:
-    clock = install_clock(monkeypatch)
-    asked = _play_day(alice, app, clock, lambda run: run.id % 3 != 0, seconds=60)
-    items = _session_items(app)
-    assert [run.id for run, _a in items] == asked
-    # ten minutes at a minute an item: ten items, the first day all new skills or practice
-    assert len(items) == 10 and all(a is not None for _r, a in items)
-    assert {run.daily_kind for run, _a in items} <= {"new", "practice"}
-    for run, attempt in items:
-        question = Question.from_json(run.question)
+def _check_item(run: DrillRun, answers: list[Attempt]) -> None:
+    """A daily item replays one deal from one seat from the start and asks at 3–6 checkpoints, one skill each."""
+    assert run.cursor == 0 or run.status == "done"
+    assert run.question is None and run.asks is not None and len(run.asks) == len(run.checkpoints)
+    assert 3 <= len(run.checkpoints) <= 6 and run.checkpoints == sorted(set(run.checkpoints))
+    assert [a.checkpoint for a in answers] == list(range(len(run.checkpoints)))
+    skills = [a.skill for a in answers]
+    assert len(set(skills)) == len(skills)  # different skills along one replay
+    for attempt, ask in zip(answers, run.asks, strict=True):
+        question = Question.from_json(ask["question"])
         assert attempt.question_type == question.type and attempt.expected == question.answer
-        assert attempt.skill == skill_name(question.type, phase_of((run.checkpoints[0] + 3) // 4, 25))
+        assert attempt.seat == run.seat and attempt.deal_pk == run.deal_pk
+
+
+def test_a_session_asks_several_questions_per_replay_within_its_budget_and_shows_the_result(app, alice,
+                                                                                             monkeypatch) -> None:
+    clock = install_clock(monkeypatch)
+    asked = _play_day(alice, app, clock, lambda run: lambda index: (run.id + index) % 3 != 0, seconds=20)
+    items = _session_items(app)
+    runs = list({run.id: run for run, _a in items}.values())
+    assert [run.id for run in runs] == asked and len(runs) >= 2
+    answers = [a for _r, a in items if a is not None]
+    for run in runs:
+        _check_item(run, sorted((a for r, a in items if r.id == run.id), key=lambda a: a.checkpoint))
+    assert {ask["kind"] for run in runs for ask in run.asks} <= {"new", "practice"}
+    with session(app) as db:
+        tricks = dict(db.exec(select(Deal.pk, Deal.tricks)).all())
+    for run, attempt in items:
+        trick = int(attempt.position.partition(".")[0])
+        assert attempt.skill == skill_name(attempt.question_type, phase_of(trick, tricks[run.deal_pk]))
         assert attempt.rating_before is not None and attempt.rating_after is not None
         assert (attempt.rating_after > attempt.rating_before) == attempt.correct
         assert attempt.fsrs_rating == int(grade(attempt.question_type, attempt.correct, attempt.ms))
         assert (attempt.due is not None) == (not attempt.correct)  # each miss is a mistake card
+    # the budget counts watching and answering: ten minutes spent, the last item begun within them
+    spent = [(_last(items, run) - run.started).total_seconds() for run in runs]
+    answering = sum(a.ms for a in answers) / 1000
+    assert sum(spent) >= 600 and sum(spent[:-1]) < 600 and answering == 20 * len(answers)
+    watched = sum(spent) - answering
+    assert watched == pytest.approx(sum(run.checkpoints[-1] / run.pace for run in runs), abs=0.01)
     page = alice.get("/today").text
-    wrong = sum(1 for _r, a in items if not a.correct)
-    assert '<dd class="asked">10</dd>' in page and f'<dd class="right">{10 - wrong}</dd>' in page
+    wrong = sum(1 for a in answers if not a.correct)
+    assert f'<dd class="asked">{len(answers)}</dd>' in page and f'<dd class="right">{len(answers) - wrong}</dd>' in page
+    assert f'<dd class="replays">{len(runs)}</dd>' in page
+    assert f'<dd class="watched">{watched:.0f} 秒</dd>' in page and f'<dd class="answering">{answering:.0f} 秒</dd>' in page
     assert 'id="retry-misses"' in page and "2027-03-02" in page  # misses come back tomorrow
     with session(app) as db:
         daily = db.exec(select(DailySession)).one()
@@ -86,41 +99,57 @@ def test_a_session_asks_new_skills_within_its_budget_and_shows_the_result(app, a
         assert run.retry_of is not None and run.cursor == run.checkpoints[0] - (run.checkpoints[0] - 1) % 4 - 1
         retried.append(run.retry_of)
         response = answer_item(alice, app, run_id, True, clock)
-    assert retried == [a.id for _r, a in items if not a.correct]
+    assert retried == [a.id for a in answers if not a.correct]
+
+
+def plays_of(attempt: Attempt) -> int:
+    """The plays made at a 升级 attempt's position (four plays a trick)."""
+    trick, _dot, plays = attempt.position.partition(".")
+    return (int(trick) - 1) * 4 + int(plays)
+
+
+def _last(items, run: DrillRun) -> datetime:
+    return max(a.created for r, a in items if r.id == run.id and a is not None)
 
 
 def test_skills_and_mistakes_come_back_on_schedule_over_weeks(app, alice, monkeypatch) -> None:
     clock = install_clock(monkeypatch, datetime(2027, 3, 1, 8, tzinfo=UTC))
     alice.post("/today/settings", data={"minutes": "5"})
     for day in range(21):
+        end_of_day = datetime(2027, 3, 1, 23, tzinfo=UTC) + timedelta(days=day)  # Paris midnight
         with session(app) as db:
-            due_mistakes = db.exec(select(Attempt.id).where(col(Attempt.due) <= clock.now)
-                                   .order_by(col(Attempt.due), col(Attempt.id))).all()
+            due_mistakes = set(db.exec(select(Attempt.id).where(col(Attempt.due) <= end_of_day)).all())
             due_skills = {s for s, when in db.exec(select(UserSkill.skill, UserSkill.due)).all()
-                          if when is not None and when.replace(tzinfo=UTC) <= clock.now}
-            not_due = {s for s, when in db.exec(select(UserSkill.skill, UserSkill.due)).all()
-                       if when is not None and when.replace(tzinfo=UTC) > clock.now}
-        before = len(_session_items(app))
-        _play_day(alice, app, clock, lambda run: (run.id + day) % 4 != 0, seconds=40)
-        today = _session_items(app)[before:]
-        kinds = [run.daily_kind for run, _a in today]
-        # due mistakes first (oldest due first), as many as the budget holds; then due skills
-        retried = [run.retry_of for run, _a in today if run.daily_kind == "mistake"]
-        assert retried == list(due_mistakes[:len(retried)])
-        assert kinds[:len(retried)] == ["mistake"] * len(retried)
-        if len(retried) < len(due_mistakes):
-            assert len(today) == len(retried)  # the budget ran out on mistakes: the rest waits
-        reviewed = [a.skill for run, a in today if run.daily_kind == "skill"]
-        assert set(reviewed) <= due_skills and not set(reviewed) & not_due
-        assert all(kind in ("mistake", "skill") for kind in kinds[:len(retried) + len(reviewed)])
-        if {"new", "practice"} & set(kinds):  # new material only once nothing due is left behind
-            assert set(retried) == set(due_mistakes) and set(reviewed) == due_skills
+                          if when is not None and when.replace(tzinfo=UTC) <= end_of_day}
+            mistakes = {a.id: a for a in db.exec(select(Attempt).where(col(Attempt.id).in_(due_mistakes))).all()}
+        before = len({run.id for run, _a in _session_items(app)})
+        _play_day(alice, app, clock, lambda run: lambda index: (run.id + index + day) % 4 != 0, seconds=10)
+        today = _session_items(app)
+        runs = list({run.id: run for run, _a in today}.values())[before:]
+        with_mistakes = [run for run in runs if any(ask["retry_of"] for ask in run.asks)]
+        # items of due mistakes first; each asks the due mistakes of one deal and seat, at their own moments
+        assert runs[:len(with_mistakes)] == with_mistakes
+        retried = [ask["retry_of"] for run in with_mistakes for ask in run.asks if ask["retry_of"]]
+        assert set(retried) <= due_mistakes and len(set(retried)) == len(retried)
+        for run in with_mistakes:
+            for plays, ask in zip(run.checkpoints, run.asks, strict=True):
+                if ask["retry_of"]:
+                    mistake = mistakes[ask["retry_of"]]
+                    assert ask["kind"] == "mistake" and ask["question"] == mistake.question
+                    assert (mistake.deal_pk, mistake.seat, plays_of(mistake)) == (run.deal_pk, run.seat, plays)
+        if len(with_mistakes) < len(runs):  # other items only once every due mistake was asked
+            assert set(retried) == due_mistakes
+        reviewed = [a.skill for run, a in today if a is not None and run.id in {r.id for r in runs}
+                    and run.asks[a.checkpoint]["kind"] == "skill"]
+        assert set(reviewed) <= due_skills and len(set(reviewed)) == len(reviewed)
+        for run in runs:
+            assert 1 <= len(run.checkpoints) <= 6 and run.cursor == run.checkpoints[-1] and run.status == "done"
         clock.advance(days=1)
     with session(app) as db:
         sessions = db.exec(select(DailySession).order_by(col(DailySession.day))).all()
         assert [s.streak for s in sessions] == list(range(1, 22))
-        reviews = db.exec(select(DrillRun.daily_kind)).all()
-        assert reviews.count("skill") > 0 and reviews.count("mistake") > 0
+        kinds = [ask["kind"] for run in db.exec(select(DrillRun)).all() for ask in run.asks or []]
+        assert kinds.count("skill") > 0 and kinds.count("mistake") > 0 and kinds.count("practice") > 0
 
 
 def test_a_missed_day_ends_the_streak(app, alice, monkeypatch) -> None:
@@ -151,7 +180,7 @@ def test_try_again_from_the_review_and_mark_learned(app, alice, accounts, monkey
     run_id = run_id_of(alice.post("/today/start"))
     answer_item(alice, app, run_id, False, clock)
     with session(app) as db:
-        mistake = db.exec(select(Attempt)).one()
+        mistake = db.exec(select(Attempt).order_by(col(Attempt.id))).first()
     page = alice.get(f"/review/{mistake.id}").text
     assert f'action="/review/{mistake.id}/retry"' in page and "/learned" not in page
     response = alice.post(f"/review/{mistake.id}/retry")
@@ -189,7 +218,7 @@ def test_a_wrong_retry_keeps_the_mistake_due_soon_and_cannot_be_marked(app, alic
     clock = install_clock(monkeypatch)
     answer_item(alice, app, run_id_of(alice.post("/today/start")), False, clock)
     with session(app) as db:
-        mistake = db.exec(select(Attempt)).one()
+        mistake = db.exec(select(Attempt).order_by(col(Attempt.id))).first()
     answer_item(alice, app, run_id_of(alice.post(f"/review/{mistake.id}/retry")), False, clock)
     alice.post(f"/review/{mistake.id}/learned")
     with session(app) as db:
@@ -197,17 +226,23 @@ def test_a_wrong_retry_keeps_the_mistake_due_soon_and_cannot_be_marked(app, alic
         assert again.learned is None and again.due.replace(tzinfo=UTC) <= clock.now + timedelta(days=2)
 
 
-def test_the_daily_queue_draws_no_gouji_deal(make_app, tmp_path, monkeypatch) -> None:
-    """Gouji deals share the preset name `standard`: the daily positions are 升级 deals all the same."""
+def _alice_on(make_app, tmp_path, monkeypatch, shipped: str):
+    """An app whose starter library is the shipped deals matching `shipped` and two standard ones, Alice signed
+    up, the clock frozen: (app, her client, the clock)."""
     deals = Path(__file__).parents[2] / "drills" / "deals"
     folder = tmp_path / "starter"
     folder.mkdir()
-    for path in [*deals.glob("gouji-2026-*.json"), *sorted(deals.glob("deal-2026-*.json"))[:2]]:
+    for path in [*deals.glob(shipped), *sorted(deals.glob("deal-2026-*.json"))[:2]]:
         shutil.copy(path, folder / path.name)
     app = make_app(STARTER_DEALS_DIR=str(folder))
     client = app.test_client()
     Accounts(client).sign_up("alice")
-    clock = install_clock(monkeypatch)
+    return app, client, install_clock(monkeypatch)
+
+
+def test_the_daily_queue_draws_no_gouji_deal(make_app, tmp_path, monkeypatch) -> None:
+    """Gouji deals share the preset name `standard`: the daily positions are 升级 deals all the same."""
+    app, client, clock = _alice_on(make_app, tmp_path, monkeypatch, "gouji-2026-*.json")
     asked = _play_day(client, app, clock, lambda run: True, seconds=60)
     with session(app) as db:
         games = {db.get(Deal, run_row(app, run_id).deal_pk).game for run_id in asked}
@@ -301,3 +336,25 @@ def test_grading_an_answer_reads_in_one_query_and_makes_a_mistake_card_without_s
     assert len(stored) == 3 and all(not a.correct and a.card is not None for a in stored)
     for attempt in stored:
         assert attempt.card["card_id"] == int(attempt.created.replace(tzinfo=UTC).timestamp() * 1000)
+
+
+def test_the_daily_queue_draws_every_deck_count_the_player_drills(make_app, tmp_path, monkeypatch) -> None:
+    """Standard deals only for a new player; once they drill three-deck deals, those come into the session
+    too, replayed and graded like the others."""
+    app, client, clock = _alice_on(make_app, tmp_path, monkeypatch, "three-deck-2026-*.json")
+    first = _play_day(client, app, clock, lambda run: True, seconds=30)
+    with session(app) as db:
+        assert {db.get(Deal, run_row(app, run_id).deal_pk).rules for run_id in first} == {"standard"}
+        wide = db.exec(select(Deal).where(Deal.rules == "three-deck")).first()
+        db.add(DrillRun(user_id=1, drill_id="08-triples", deal_pk=wide.pk, seat=0, seed=1, checkpoints=[4],
+                        started=clock.now))
+        db.commit()
+    clock.advance(days=1)
+    second = _play_day(client, app, clock, lambda run: True, seconds=30)
+    with session(app) as db:
+        rules = {db.get(Deal, run_row(app, run_id).deal_pk).rules for run_id in second}
+        graded = db.exec(select(Attempt).join(DrillRun, col(DrillRun.id) == Attempt.run_id)
+                         .join(Deal, col(Deal.pk) == DrillRun.deal_pk)
+                         .where(Deal.rules == "three-deck", col(DrillRun.daily_id).is_not(None))).all()
+    assert "three-deck" in rules and rules <= {"standard", "three-deck"}
+    assert graded and all(a.skill and a.rating_after is not None and a.correct for a in graded)

@@ -57,25 +57,26 @@ def test_a_due_signal_skill_is_asked_and_a_miss_becomes_a_mistake_card(app, alic
     run_id = run_id_of(alice.post("/today/start", data={"tz": "UTC"}))
     assert run_id is not None
     run = run_row(app, run_id)
-    question = Question.from_json(run.question)
-    assert run.daily_kind == "skill" and question.type == skill and run.signals == "basic_89JQ"
+    place = next(i for i, ask in enumerate(run.asks) if ask["kind"] == "skill")
+    question, plays = Question.from_json(run.asks[place]["question"]), run.checkpoints[place]
+    assert question.type == skill and run.signals == "basic_89JQ" and run.cursor == 0
     if skill != "signal:legal":  # a moment of the deal, seen from the seat the quiz asks
         with session(app) as db:
             record = parse_record(db.get(Deal, run.deal_pk).record)
-        here = [s for s in spots(record, load_conventions()[run.signals])
-                if s.seat == run.seat and s.plays == run.checkpoints[0]]
+        here = [s for s in spots(record, load_conventions()[run.signals]) if s.seat == run.seat and s.plays == plays]
         assert here and question.type.removeprefix("signal:") in {s.kind for s in here}
     answer_item(alice, app, run_id, False, clock)
     with session(app) as db:
-        attempt = db.exec(select(Attempt).where(Attempt.run_id == run_id)).one()
+        attempt = db.exec(select(Attempt).where(Attempt.run_id == run_id, Attempt.checkpoint == place)).one()
         assert not attempt.correct and attempt.skill == skill and attempt.question_type == skill
         assert attempt.due is not None and attempt.card is not None  # a mistake card, due tomorrow
         row = db.get(UserSkill, (1, skill))
         assert row.due.replace(tzinfo=UTC) > clock.now and row.answers == 1 and row.right == 0
-    # tomorrow the mistake comes first, replaying its trick and asking the same question
+    # tomorrow the mistakes come first: the deal replayed from the same seat, the same question at its moment
     clock.advance(days=1)
     retry_id = run_id_of(alice.post("/today/start", data={"tz": "UTC"}))
     retry = run_row(app, retry_id)
-    assert retry.daily_kind == "mistake" and retry.retry_of == attempt.id and retry.question == run.question
-    assert retry.checkpoints == run.checkpoints and retry.seat == run.seat
-    assert retry.cursor == retry.checkpoints[0] - (retry.checkpoints[0] - 1) % 4 - 1  # from its trick's lead
+    assert retry.daily_kind == "mistake" and retry.seat == run.seat and retry.deal_pk == run.deal_pk
+    again = {plays: ask for plays, ask in zip(retry.checkpoints, retry.asks, strict=True)}
+    assert again[plays]["retry_of"] == attempt.id and again[plays]["question"] == run.asks[place]["question"]
+    assert retry.cursor == 0  # replayed from the first lead: the moment comes as it came

@@ -222,7 +222,7 @@ def test_0013_keeps_the_answers_and_adds_the_counting_modes(blank_database: str)
                                    " '2026-12-02 12:00:00')"))
         connection.execute(sa.text(attempt))
         command.upgrade(alembic_config(connection), "0013")
-    assert _differences(engine) == []
+    assert [d[0] for d in _differences(engine)] == ["add_column"]  # 0014's daily asks, to come
     best = "INSERT INTO running_bests (user_id, quantity, best, reached) VALUES (1, 'trumps_unseen', 4, '2026-12-03')"
     with engine.begin() as connection:
         assert connection.execute(sa.text("SELECT ms, pace, flash_ms FROM attempts")).all() == [(900, None, None)]
@@ -236,6 +236,35 @@ def test_0013_keeps_the_answers_and_adds_the_counting_modes(blank_database: str)
     assert {"pace", "flash_ms"}.isdisjoint(column["name"] for column in sa.inspect(engine).get_columns("attempts"))
     with engine.begin() as connection:
         assert connection.execute(sa.text("SELECT ms, correct FROM attempts")).all() == [(900, True)]
+        command.upgrade(alembic_config(connection), "head")
+    assert _differences(engine) == []
+    engine.dispose()
+
+
+def test_0014_adds_the_daily_asks_and_keeps_the_runs(blank_database: str) -> None:
+    engine = make_engine(blank_database)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0013")
+        connection.execute(sa.text("INSERT INTO users (username, name_key, password_hash, session_token,"
+                                   " failed_logins, created) VALUES ('ann', 'ann', 'x', 'ann', 0, '2026-12-03 12:00:00')"))
+        connection.execute(sa.text(
+            "INSERT INTO deals (id, owner_id, record, rules, custom_rules, level, trump, banker, complete, tricks,"
+            " source_kind, created) VALUES ('0123456789abcdef', NULL, '{}', 'standard', false, '2', 'S', 0, true,"
+            " 25, 'import', '2026-12-03 12:00:00')"))
+        connection.execute(sa.text("INSERT INTO drill_runs (user_id, drill_id, deal_pk, seat, seed, checkpoints, cursor,"
+                                   " status, started) VALUES (1, 'daily', 1, 0, 7, '[4, 8]', 0, 'active',"
+                                   " '2026-12-03 12:00:00')"))
+        command.upgrade(alembic_config(connection), "0014")
+    assert _differences(engine) == []
+    asks = '[{"question": {}, "kind": "new", "retry_of": null}]'
+    with engine.begin() as connection:
+        assert connection.execute(sa.text("SELECT id, asks FROM drill_runs")).all() == [(1, None)]
+        connection.execute(sa.text("UPDATE drill_runs SET asks = :asks"), {"asks": asks})
+        assert connection.execute(sa.text("SELECT count(*) FROM drill_runs WHERE asks IS NOT NULL")).scalar() == 1
+        command.downgrade(alembic_config(connection), "0013")
+    assert "asks" not in {column["name"] for column in sa.inspect(engine).get_columns("drill_runs")}
+    with engine.begin() as connection:
+        assert connection.execute(sa.text("SELECT count(*) FROM drill_runs")).scalar() == 1
         command.upgrade(alembic_config(connection), "head")
     assert _differences(engine) == []
     engine.dispose()

@@ -10,12 +10,14 @@ rises with the rating, and the one-question drill a daily item runs as.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fsrs import Rating, Scheduler
 
 from trainer.drills.decide import DECISION_TYPES
 from trainer.drills.definitions import Drill
+from trainer.drills.families import family_of
 from trainer.drills.questions import QUESTION_TYPES
 from trainer.engine.rules import Rules
 from trainer.signals.quiz import QUESTION_TYPES as SIGNAL_TYPES
@@ -64,6 +66,26 @@ def all_skills() -> list[str]:
     quiz kinds."""
     return [*(skill_name(kind, phase) for kind in QUESTION_TYPES if kind not in WIDE_TYPES for phase in PHASES),
             *SIGNAL_TYPES]
+
+
+def introduction_order(skills: Sequence[str]) -> list[str]:
+    """The order new skills are met in: one family after another in turn (training.md §4, interleaved from
+    day one), each family's skills phase by phase, the family's first phase moved on by its place (so the
+    first skills met are not all early ones), its types in curriculum order within a phase.
+
+    >>> introduction_order(["trumps_unseen:early", "trumps_unseen:late", "voids:early", "voids:middle"])
+    ['trumps_unseen:early', 'voids:middle', 'trumps_unseen:late', 'voids:early']
+    """
+    families: dict[str, list[str]] = {}
+    for skill in skills:
+        families.setdefault(family_of(split_skill(skill)[0]), []).append(skill)
+    turns = []
+    for place, members in enumerate(families.values()):
+        def turn(skill: str, place: int = place) -> int:
+            phase = split_skill(skill)[1]
+            return (PHASES.index(phase) - place) % len(PHASES) if phase in PHASES else 0
+        turns.append(sorted(members, key=turn))
+    return [turn[k] for k in range(max(map(len, turns), default=0)) for turn in turns if k < len(turn)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 FLASH_FAMILIES = {"flash_trumps": "trumps", "flash_points": "points", "flash_voids": "voids"}
 """The family of each flash question type (闪记, training.md §5; not replay skills, so not in `FAMILIES`)."""
 FAMILY_OF = {**{kind: family for family, kinds in FAMILIES.items() for kind in kinds}, **FLASH_FAMILIES}
+ALL_FAMILIES = (*FAMILIES, "signals", "gouji", "guandan")
+"""Every family a question can have (training.md §4)."""
 
 
 def family_of(question_type: str, game: str = "shengji") -> str:

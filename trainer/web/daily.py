@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -17,7 +18,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlalchemy as sa
-from flask import Blueprint, Flask, abort, g, request, url_for
+from flask import Blueprint, Flask, abort, current_app, g, request, url_for
 from flask_babel import gettext as _
 from fsrs import Card, Rating
 from sqlalchemy.dialects import postgresql, sqlite
@@ -29,6 +30,7 @@ from trainer.drills.daily import (
     OVERALL,
     all_skills,
     estimate,
+    introduction_order,
     grade,
     pace_of,
     phase_of,
@@ -38,8 +40,8 @@ from trainer.drills.daily import (
 )
 from trainer.drills.causes import mistake_cause
 from trainer.drills.glicko import Glicko, after_game, play
-from trainer.drills.questions import Question, make_question
-from trainer.drills.runs import position_after, snapshot_after
+from trainer.drills.questions import Question, QuestionKey, make_question, question_key
+from trainer.drills.runs import position_after, snapshot_after, snapshots_after, table_at
 from trainer.signals.quiz import QUESTION_TYPES as SIGNAL_TYPES
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import Snapshot
@@ -239,8 +241,9 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) ->
     rating = grade(attempt.question_type, attempt.correct, attempt.ms)
     attempt.fsrs_rating = int(rating)
     rows: list[Any] = [skill, overall, position]
-    if run.retry_of is not None:
-        mistake = db.exec(MISTAKE, params={"attempt": run.retry_of, "user": run.user_id}).first()
+    kind, retry_of = ask_at(run, attempt.checkpoint)
+    if retry_of is not None:
+        mistake = db.exec(MISTAKE, params={"attempt": retry_of, "user": run.user_id}).first()
         if mistake is not None and mistake.card is not None and mistake.learned is None:
             mistake.card, mistake.due = review(mistake.card, rating, now)
             rows.append(mistake)
@@ -248,7 +251,7 @@ def answered(run: DrillRun, attempt: Attempt, data: DealData, snap: Snapshot) ->
         attempt.card, attempt.due = review(None, Rating.Again, now)
     if not attempt.correct:
         attempt.cause = mistake_cause(Question.from_json(attempt.question), attempt.given, snap, data.events[:plays])
-    if run.daily_kind in ("skill", "new"):
+    if kind in ("skill", "new"):
         skill.card, skill.due = review(skill.card, rating, now)
     tallies = {attempt.skill: player.rating, OVERALL: total.rating, f"{TYPE_TALLY}{attempt.question_type}": 0.0}
     if attempt.suit:
@@ -277,20 +280,28 @@ DUE_MISTAKES = 64
 """How many due mistakes (the oldest due) the queue reads; a session asks fewer."""
 
 
-def due_now(db: Session, user_id: int, now: datetime) -> Due:
-    """The user's due mistakes (their count and the `DUE_MISTAKES` oldest due), due skills (lowest
-    retrievability first) and the skills not met yet (curriculum order)."""
-    due_mistake = (Attempt.user_id == user_id, col(Attempt.due).is_not(None), col(Attempt.due) <= now)
+def day_end(day: date, timezone: str | None) -> datetime:
+    """When the player's day `day` ends (midnight in their time zone), in UTC."""
+    return datetime.combine(day + timedelta(days=1), datetime.min.time(), zone(timezone)).astimezone(UTC)
+
+
+def due_now(db: Session, user_id: int, now: datetime, until: datetime | None = None) -> Due:
+    """The user's mistakes and skills due by `until` (now when not given; the daily session passes the end of
+    the player's day: a session is once a day, so what falls due later today is due in it): the mistakes'
+    count and the `DUE_MISTAKES` oldest due, the skills (lowest retrievability now first), and the skills
+    not met yet (`introduction_order`)."""
+    until = until or now
+    due_mistake = (Attempt.user_id == user_id, col(Attempt.due).is_not(None), col(Attempt.due) <= until)
     count = db.exec(select(func.count()).select_from(Attempt).where(*due_mistake)).one()
     mistakes = db.exec(select(Attempt.id).where(*due_mistake).order_by(col(Attempt.due), col(Attempt.id))
                        .limit(DUE_MISTAKES)).all()
     rows = db.exec(select(UserSkill.skill, UserSkill.card, UserSkill.due).where(UserSkill.user_id == user_id)).all()
     fsrs = scheduler()
     due = [(fsrs.get_card_retrievability(card_of(card, now), now), skill)
-           for skill, card, when in rows if card is not None and when is not None and aware(when) <= now]
+           for skill, card, when in rows if card is not None and when is not None and aware(when) <= until]
     met = {skill for skill, card, _when in rows if card is not None}
     return Due(count, [m for m in mistakes if m is not None], [skill for _r, skill in sorted(due)],
-               [skill for skill in all_skills() if skill not in met])
+               [skill for skill in introduction_order(all_skills()) if skill not in met])
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,10 +317,20 @@ class Chosen:
     signals: str | None = None
 
 
+def drilled_presets(db: Session, user_id: int) -> list[str]:
+    """The 升级 rules presets (deck counts) the daily session draws from: the standard one, and every other
+    the user has drilled (a curriculum run on a deal of that preset)."""
+    drilled = db.exec(select(Deal.rules).join(DrillRun, col(DrillRun.deal_pk) == Deal.pk)
+                      .where(DrillRun.user_id == user_id, DrillRun.drill_id != DAILY_ID, Deal.game == "shengji",
+                             col(Deal.custom_rules).is_(False)).distinct()).all()
+    return sorted({"standard", *drilled})
+
+
 def candidate_deals(db: Session, user_id: int, now: datetime, rng: random.Random) -> list[tuple[int, str, datetime,
                                                                                                int]]:
-    """Up to `CANDIDATE_DEALS` complete standard 升级 deals the user may drill (shared or their own), from a
-    random place in the library on, those not drilled in the last `FRESH_DAYS` days first:
+    """Up to `CANDIDATE_DEALS` complete 升级 deals the user may drill (shared or their own) under the presets they
+    drill (`drilled_presets`), from a random place in the library on, those not drilled in the last `FRESH_DAYS`
+    days first:
     (pk, id, created, tricks). Each query walks one owner's deals in key order from that place
     (index `ix_deals_owner_id_hidden_pk`) and stops after a few rows, however large the library."""
     since = now - timedelta(days=FRESH_DAYS)
@@ -317,6 +338,7 @@ def candidate_deals(db: Session, user_id: int, now: datetime, rng: random.Random
                                                         col(DrillRun.started) >= since)).all())
     top = db.exec(select(func.max(Deal.pk))).one() or 0
     start = rng.randint(0, top)
+    presets = drilled_presets(db, user_id)
     found: dict[int, Any] = {}
     unseen: set[int] = set()
     for fresh in (col(Deal.pk).not_in(recent) if recent else sa.true(), sa.true()):
@@ -326,7 +348,7 @@ def candidate_deals(db: Session, user_id: int, now: datetime, rng: random.Random
                 if len(mine) < CANDIDATE_DEALS:
                     mine += db.exec(select(Deal.pk, Deal.id, Deal.created, Deal.tricks)
                                     .where(owner, col(Deal.hidden).is_(False), col(Deal.complete).is_(True),
-                                           Deal.game == "shengji", Deal.rules == "standard",
+                                           Deal.game == "shengji", col(Deal.rules).in_(presets),
                                            col(Deal.custom_rules).is_(False), fresh, place)
                                     .order_by(col(Deal.pk)).limit(CANDIDATE_DEALS - len(mine))).all()
             found.update((row[0], row) for row in mine if row[0] not in found)
@@ -369,7 +391,8 @@ def nearest_positions(db: Session, user_id: int, skill: str, target: float, pace
 def choose_position(db: Session, user_id: int, skill: str, target: float, pace: float, now: datetime,
                     rng: random.Random) -> Chosen | None:
     """A fresh position for `skill` near `target` (`nearest_positions`): the first, nearest first, with an
-    informative question of the skill's type (the tracker replays the deal from the seat); up to
+    informative question of the skill's type (the tracker replays the deal from the seat) that the player did not
+    meet at that deal and seat in the last `REPEAT_DAYS` days (`recent_keys`); up to
     `ROUNDS` draws of candidate deals, else None. A signal quiz kind is planned as the signal quizzes plan
     a run of that kind (`sigquiz.fresh_question`), under the player's convention set."""
     kind = split_skill(skill)[0]
@@ -389,22 +412,70 @@ def choose_position(db: Session, user_id: int, skill: str, target: float, pace: 
             opening = facts_json(snapshot_after(data.record, option.seat, 0, data.events),
                                  str(position_after(data.record, 0)))
             question = make_question(kind, facts_json(snap, str(position_after(data.record, option.plays))), snap,
-                                     rng, opening)
+                                     rng, opening, table_at(data.record, option.plays),
+                                     recent_keys(db, user_id, option.key[0], option.seat, now))
             if question is not None:
                 return Chosen(option.key[0], option.seat, option.plays, question, option.rating)
     return None
 
 
 def session_runs(db: Session, daily: DailySession) -> list[tuple[DrillRun, Attempt | None]]:
-    """A daily session's items in order, each with its answer (None while unanswered)."""
+    """A daily session's items in order, each with its answers (one row per answer; None while none)."""
     return list(db.exec(select(DrillRun, Attempt).join(Attempt, col(Attempt.run_id) == DrillRun.id, isouter=True)
                         .where(DrillRun.daily_id == daily.id, DrillRun.user_id == daily.user_id)
-                        .order_by(col(DrillRun.id))).all())
+                        .order_by(col(DrillRun.id), col(Attempt.checkpoint))).all())
+
+
+def runs_of(items: Sequence[tuple[DrillRun, Attempt | None]]) -> list[DrillRun]:
+    """A session's items (`session_runs`), each once, in order."""
+    return list({run.id: run for run, _a in items}.values())
+
+
+def pending_runs(items: Sequence[tuple[DrillRun, Attempt | None]]) -> list[DrillRun]:
+    """The items of a session (`session_runs`) still going on: active, with a checkpoint not answered yet."""
+    answers = Counter(run.id for run, attempt in items if attempt is not None)
+    return [run for run in runs_of(items) if run.status == ACTIVE and answers[run.id] < len(run.checkpoints)]
 
 
 def spent_ms(items: Sequence[tuple[DrillRun, Attempt | None]]) -> int:
-    """Time a session's answered items took: from each run's start to its answer."""
-    return sum(max(0, round((aware(a.created) - aware(r.started)).total_seconds() * 1000)) for r, a in items if a)
+    """Time a session's items took (training.md §4: watching and answering): from each item's start to its
+    last answer."""
+    last: dict[int | None, datetime] = {}
+    started = {run.id: aware(run.started) for run, _a in items}
+    for run, attempt in items:
+        if attempt is not None:
+            last[run.id] = max(last.get(run.id, aware(attempt.created)), aware(attempt.created))
+    return sum(max(0, round((moment - started[run_id]).total_seconds() * 1000)) for run_id, moment in last.items())
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """One question of a daily item (`DrillRun.asks`, one per checkpoint): the question (JSON), why it is
+    asked (`mistake`, `skill`, `new` or `practice`) and the mistake it reviews (an attempt's id, or None)."""
+
+    question: dict[str, Any]
+    kind: str
+    retry_of: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ask as stored on the run."""
+        return {"question": self.question, "kind": self.kind, "retry_of": self.retry_of}
+
+
+def ask_at(run: DrillRun, checkpoint: int) -> tuple[str | None, int | None]:
+    """Why `run` asks at checkpoint `checkpoint` and the mistake it reviews there: a daily item's own
+    (`DrillRun.asks`), else the run's (`daily_kind`, `retry_of`: a retry, or none for a curriculum run)."""
+    if run.asks:
+        ask = run.asks[checkpoint]
+        return ask["kind"], ask.get("retry_of")
+    return run.daily_kind, run.retry_of
+
+
+def retries_of(run: DrillRun) -> list[int]:
+    """The mistakes a run reviews (a daily item's at its checkpoints, or a retry's one)."""
+    if run.asks:
+        return [ask["retry_of"] for ask in run.asks if ask.get("retry_of") is not None]
+    return [run.retry_of] if run.retry_of is not None else []
 
 
 def retry_run(db: Session, mistake: Attempt, now: datetime, daily_id: int | None = None,
@@ -425,49 +496,168 @@ def _deal_key(db: Session, deal_pk: int) -> tuple[int, str, datetime]:
     return (deal[0], deal[1], deal[2])
 
 
+ITEM_QUESTIONS = 5
+"""How many questions a daily item asks along its replay when the deal has room (training.md §4: 3–6)."""
+MAX_ITEM_QUESTIONS = 6
+"""At most this many: due mistakes of one deal and seat beyond it wait for another item."""
+PRACTICE_STEP = 200.0
+"""Rating points each answer today adds to a skill when the practice queue orders the skills (`skill_queue`)."""
+REPEAT_DAYS = 30
+"""A player meets the same deal-seat-question at most once in this many days, but as a mistake's review."""
+
+
+def item_rng(daily: DailySession, seq: int) -> random.Random:
+    """The generator of a session's item `seq`: drawn anew for each, unless the app's `DAILY_SEED` is set
+    (`trainer daily simulate`), then a pure function of it, the player, the day and the place."""
+    seed = current_app.config.get("DAILY_SEED")
+    if seed is None:
+        return random.Random(secrets.randbits(64))
+    return random.Random(f"{seed}:{daily.user_id}:{daily.day}:{seq}")
+
+
+def skill_queue(db: Session, user_id: int, due: Due, counts: Counter[str], new_left: int,
+                now: datetime) -> list[tuple[str, str]]:
+    """The skills the session may ask next, the scheduler's order, as (skill, kind): the due skills not asked
+    today (lowest retrievability first), up to `new_left` new skills (`introduction_order`: families in turn),
+    then every skill met, the weakest first: by rating, each answer today counting `PRACTICE_STEP` points
+    (so the weak skills come back more often, and no skill takes over a session), then lowest retrievability."""
+    queue = [(skill, "skill") for skill in due.skills if skill not in counts]
+    queue += [(skill, "new") for skill in due.new if skill not in counts][:max(new_left, 0)]
+    met = db.exec(select(UserSkill.skill, UserSkill.card, UserSkill.rating)
+                  .where(UserSkill.user_id == user_id, col(UserSkill.card).is_not(None))).all()
+    fsrs = scheduler()
+    queue += [(skill, "practice") for _weight, _r, skill in sorted(
+        (rating + PRACTICE_STEP * counts[skill], fsrs.get_card_retrievability(card_of(card, now), now), skill)
+        for skill, card, rating in met)]
+    return queue
+
+
+def recent_keys(db: Session, user_id: int, deal_pk: int, seat: int, now: datetime) -> set[QuestionKey]:
+    """The questions the user met at this deal and seat in the last `REPEAT_DAYS` days (`question_key`)."""
+    since = now - timedelta(days=REPEAT_DAYS)
+    return {question_key(Question.from_json(question)) for question in db.exec(
+        select(Attempt.question).where(Attempt.user_id == user_id, Attempt.deal_pk == deal_pk, Attempt.seat == seat,
+                                       col(Attempt.created) >= since)).all()}
+
+
+def fill_item(data: DealData, seat: int, taken: dict[int, Ask], queue: Sequence[tuple[str, str]],
+              avoid: set[QuestionKey], rng: random.Random, want: int = ITEM_QUESTIONS) -> dict[int, Ask]:
+    """More questions along one replay (training.md §4): for the skills of `queue` in order (one question a
+    skill, none of those already `taken`, no signal quiz), a trick end of the skill's phase not taken, those
+    the replay reaches anyway first (in an order drawn by `rng`), then the nearest after them, with an
+    informative question not in `avoid`; until `want` are taken. `taken` maps plays to asks."""
+    record, tricks = data.record, len(data.record.tricks)
+    ends = [data.trick_starts[trick] for trick in range(1, tricks) if data.trick_starts[trick] < data.total]
+    free = [plays for plays in ends if plays not in taken]
+    if len(taken) >= want or not free:
+        return taken
+    snaps = dict(zip(free, snapshots_after(record, seat, free, data.events), strict=True))
+    opening = data.opening(seat)
+    have = {skill_of(Question.from_json(ask.question).type, record, plays) for plays, ask in taken.items()}
+    for skill, kind in queue:
+        kind_of_question, phase = split_skill(skill)
+        if len(taken) >= want:
+            break
+        if skill in have or kind_of_question in SIGNAL_TYPES:
+            continue
+        reach = max(taken, default=0)
+        spots = [plays for plays in free if plays not in taken
+                 and phase_of(data.positions[plays].trick, tricks) == phase]
+        rng.shuffle(spots)
+        spots.sort(key=lambda plays: 0 if plays <= reach else plays)
+        for plays in spots[:TRIES]:
+            snap = snaps[plays]
+            question = make_question(kind_of_question, facts_json(snap, str(data.positions[plays])), snap, rng,
+                                     opening, table_at(record, plays), avoid)
+            if question is not None:
+                taken[plays] = Ask(question.to_json(), kind)
+                have.add(skill)
+                avoid.add(question_key(question))
+                break
+    return taken
+
+
+def skill_of(question_type: str, record: Any, plays: int) -> str:
+    """The skill a question of `question_type` asked after `plays` plays of `record` trains."""
+    return skill_name(question_type, phase_of(position_after(record, plays).trick, len(record.tricks)))
+
+
 def next_run(db: Session, daily: DailySession, now: datetime) -> DrillRun | None:
-    """The session's next item, or None when its time is spent or nothing can be asked: a pending
-    retry; else a due mistake; else the due skill of lowest retrievability; else a new skill (up to
-    `NEW_PER_DAY`); else practice of the skill of lowest retrievability (not the one just asked).
-    A skill gets a fresh position near the player's rating (moved by the difficulty setting), at a
-    pace that rises with the rating. A new item takes the session's next place (`daily_seq`)."""
+    """The session's next item, or None when its time is spent or nothing can be asked: a pending item; else
+    one replay of one deal from one seat asking at several checkpoints (`ITEM_QUESTIONS`, `fill_item`): the
+    due mistakes of the oldest due mistake's deal and seat, or a fresh position of the first skill of the
+    queue (`skill_queue`: due skills, new ones up to `NEW_PER_DAY` a day, then practice), then more skills of
+    the queue along the same replay. A skill's position is near the player's rating (moved by the
+    difficulty setting), at a pace that rises with the rating. A new item takes the session's next place
+    (`daily_seq`)."""
     items = session_runs(db, daily)
-    pending = [run for run, attempt in items if attempt is None and run.status == ACTIVE]
+    pending = pending_runs(items)
     if pending:
         return pending[0]
     if daily.finished is not None or spent_ms(items) >= daily.budget_ms:
         return None
-    asked = {run.retry_of for run, _a in items if run.retry_of is not None}
-    done_skills = {a.skill for r, a in items if a is not None and r.retry_of is None}
-    due = due_now(db, daily.user_id, now)
-    for mistake_id in due.mistakes:
-        if mistake_id not in asked:
-            mistake = db.get(Attempt, mistake_id)
-            if mistake is not None and mistake.user_id == daily.user_id:
-                return retry_run(db, mistake, now, daily.id, len(items))
-    new_today = sum(1 for run, _a in items if run.daily_kind == "new")
-    queue = [(s, "skill") for s in due.skills if s not in done_skills]
-    if new_today < NEW_PER_DAY:
-        queue += [(s, "new") for s in due.new if s not in done_skills]
-    if not queue:
-        last = next((a.skill for _r, a in reversed(items) if a is not None), None)
-        practice = db.exec(select(UserSkill.skill, UserSkill.card).where(UserSkill.user_id == daily.user_id,
-                                                                         col(UserSkill.card).is_not(None))).all()
-        fsrs = scheduler()
-        queue = [(s, "practice") for _r, s in sorted((fsrs.get_card_retrievability(card_of(c, now), now), s)
-                                                     for s, c in practice if s != last)]
-    mine = settings(daily.user_id)
-    rng = random.Random(secrets.randbits(64))
+    runs = runs_of(items)
+    asked = {mistake for run in runs for mistake in retries_of(run)}
+    counts = Counter(a.skill for _r, a in items if a is not None and a.skill)
+    new_today = sum(1 for run in runs for ask in run.asks or [] if ask["kind"] == "new")
+    due = due_now(db, daily.user_id, now, day_end(daily.day, settings(daily.user_id).timezone))
+    queue = skill_queue(db, daily.user_id, due, counts, NEW_PER_DAY - new_today, now)
+    rng = item_rng(daily, len(runs))
+    item = (_mistake_item(db, daily.user_id, [m for m in due.mistakes if m not in asked])
+            or _skill_item(db, daily.user_id, queue, now, rng))
+    if item is None:
+        return None
+    avoid = recent_keys(db, daily.user_id, item.deal_pk, item.seat, now)
+    avoid |= {question_key(Question.from_json(ask.question)) for ask in item.taken.values()}
+    ordered = sorted(fill_item(item.data, item.seat, item.taken, queue, avoid, rng).items())
+    return DrillRun(user_id=daily.user_id, drill_id=DAILY_ID, deal_pk=item.deal_pk, seat=item.seat,
+                    seed=rng.randrange(2**31), checkpoints=[plays for plays, _ask in ordered], cursor=0,
+                    asks=[ask.to_json() for _plays, ask in ordered], pace=item.pace, daily_id=daily.id,
+                    daily_kind=ordered[0][1].kind, daily_seq=len(runs), started=now, signals=item.signals)
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """A daily item being made: the deal it replays (key and data), the seat, its asks so far by plays, the
+    pace (None: the drill's) and the convention set of a signal quiz among them."""
+
+    deal_pk: int
+    data: DealData
+    seat: int
+    taken: dict[int, Ask]
+    pace: float | None
+    signals: str | None = None
+
+
+def _mistake_item(db: Session, user_id: int, mistakes: Sequence[int]) -> Item | None:
+    """The item of the oldest due mistake not asked today: its deal and seat, asking it and the other due
+    mistakes of that deal and seat at their own moments (up to `MAX_ITEM_QUESTIONS`, one a checkpoint)."""
+    rows = [m for m in (db.get(Attempt, mistake_id) for mistake_id in mistakes) if m is not None and m.user_id == user_id]
+    if not rows:
+        return None
+    first = rows[0]
+    data = deal_cache().get(db, _deal_key(db, first.deal_pk))
+    taken: dict[int, Ask] = {}
+    for mistake in rows:
+        if (mistake.deal_pk, mistake.seat) != (first.deal_pk, first.seat) or len(taken) >= MAX_ITEM_QUESTIONS:
+            continue
+        taken.setdefault(plays_at(data, mistake.position), Ask(mistake.question, "mistake", mistake.id))
+    run = db.get(DrillRun, first.run_id)
+    return Item(first.deal_pk, data, first.seat, taken, run.pace if run else None)
+
+
+def _skill_item(db: Session, user_id: int, queue: Sequence[tuple[str, str]], now: datetime,
+                rng: random.Random) -> Item | None:
+    """The item of the first skill of `queue` that has a fresh position (`choose_position`)."""
+    mine = settings(user_id)
     for skill, kind in queue:
-        rating = _skill_row(db, daily.user_id, skill).rating
+        rating = _skill_row(db, user_id, skill).rating
         pace = pace_of(rating)
-        chosen = choose_position(db, daily.user_id, skill, rating + DIFFICULTIES.get(mine.difficulty, 0), pace, now,
-                                 rng)
+        chosen = choose_position(db, user_id, skill, rating + DIFFICULTIES.get(mine.difficulty, 0), pace, now, rng)
         if chosen is not None:
-            return DrillRun(user_id=daily.user_id, drill_id=DAILY_ID, deal_pk=chosen.deal_pk, seat=chosen.seat,
-                            seed=rng.randrange(2**31), checkpoints=[chosen.plays], cursor=0,
-                            question=chosen.question.to_json(), pace=pace, daily_id=daily.id, daily_kind=kind,
-                            daily_seq=len(items), started=now, signals=chosen.signals)
+            data = deal_cache().get(db, _deal_key(db, chosen.deal_pk))
+            return Item(chosen.deal_pk, data, chosen.seat, {chosen.plays: Ask(chosen.question.to_json(), kind)},
+                        pace, chosen.signals)
     return None
 
 
@@ -536,11 +726,14 @@ class SkillChange:
 
 @dataclass(frozen=True, slots=True)
 class DayResult:
-    """A session's result: asked, right, time, rating changes, what comes back when, the misses."""
+    """A session's result: asked, right, the time answering and watching (seconds), the replays, rating changes,
+    what comes back when, the misses."""
 
     asked: int
     right: int
     seconds: float
+    watched: float
+    replays: int
     changes: list[SkillChange]
     misses: list[int]
     mistakes_due: list[tuple[str, datetime]]
@@ -565,15 +758,17 @@ def day_result(db: Session, daily: DailySession, items: Sequence[tuple[DrillRun,
             firsts[attempt.skill] = (first[0], attempt.rating_after)
     dues = dict(db.exec(select(UserSkill.skill, UserSkill.due).where(UserSkill.user_id == daily.user_id,
                                                                      col(UserSkill.skill).in_(list(firsts)))).all())
-    retried = [r for r, _a in items if r.retry_of is not None]
+    retried = {mistake for run in runs_of(items) for mistake in retries_of(run)}
     originals = {a.id: a for a in db.exec(select(Attempt).where(
-        Attempt.user_id == daily.user_id, col(Attempt.id).in_([r.retry_of for r in retried]))).all()}
+        Attempt.user_id == daily.user_id, col(Attempt.id).in_(sorted(retried)))).all()}
     language = lang()
     comes_back = [(Question.from_json(a.question).prompt[language], aware(a.due)) for a in originals.values() if a.due]
     comes_back += [(Question.from_json(a.question).prompt[language], aware(a.due)) for a in answers
                    if a.due is not None and a.card is not None]
     labels = skill_labels(list(firsts))
-    return DayResult(len(answers), sum(a.correct for a in answers), sum(a.ms for a in answers) / 1000,
+    answering = sum(a.ms for a in answers)
+    return DayResult(len(answers), sum(a.correct for a in answers), answering / 1000,
+                     max(0, spent_ms(items) - answering) / 1000, len({r.id for r, a in items if a is not None}),
                      [SkillChange(s, labels[s], b, e, aware(dues[s]) if dues.get(s) else None)
                       for s, (b, e) in firsts.items()],
                      [a.id for a in answers if not a.correct and a.id is not None], comes_back)
@@ -598,10 +793,11 @@ class Today:
 def today_of(user_id: int) -> Today:
     """The user's day: what is due, the streak, today's session, the overall rating."""
     db, now = get_session(), utcnow()
-    day = local_day(now, settings(user_id).timezone)
+    timezone = settings(user_id).timezone
+    day = local_day(now, timezone)
     overall = db.get(UserSkill, (user_id, OVERALL))
-    return Today(day, due_now(db, user_id, now), streak(db, user_id, day), today_session(db, user_id, day),
-                 overall.rating if overall else 1500.0)
+    return Today(day, due_now(db, user_id, now, day_end(day, timezone)), streak(db, user_id, day),
+                 today_session(db, user_id, day), overall.rating if overall else 1500.0)
 
 
 @bp.route("/today")
@@ -617,7 +813,7 @@ def today() -> Any:
         items = session_runs(db, state.session)
         context.update(spent=spent_ms(items) / 1000, answered=sum(1 for _r, a in items if a),
                        result=day_result(db, state.session, items) if state.done else None,
-                       pending=[r for r, a in items if a is None and r.status == ACTIVE])
+                       pending=pending_runs(items))
     return render_page("today/index.html", "today/_today.html", **context)
 
 
@@ -652,11 +848,11 @@ def retry_misses() -> Any:
         return go(url_for("daily.today"))
     for _making in range(2):
         items = session_runs(db, state.session)
-        pending = next((run for run, attempt in items if attempt is None and run.status == ACTIVE), None)
+        pending = next(iter(pending_runs(items)), None)
         if pending is not None:
             return go(url_for("drills.run_page", run_id=pending.id))
         misses = [attempt for run, attempt in items if attempt is not None and not attempt.correct]
-        runs = [retry_run(db, miss, utcnow(), state.session.id, len(items) + place)
+        runs = [retry_run(db, miss, utcnow(), state.session.id, len(runs_of(items)) + place)
                 for place, miss in enumerate(misses)]
         if not runs:
             break

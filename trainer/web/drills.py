@@ -267,10 +267,11 @@ def _shown_trick(attempt: Attempt, data: DealData) -> tuple[int, Any] | None:
 
 def _question(run: DrillRun, drill: Drill, data: DealData) -> Any:
     """The question at the checkpoint the cursor is on (a pure function of the run and the deal; the
-    run's own when it has one)."""
-    if run.question is not None:
-        return asked_again(Question.from_json(run.question), data.record, run.seat, run.cursor, data.events)
+    run's own when it has one, or the daily item's of that checkpoint, `DrillRun.asks`)."""
     index = run.checkpoints.index(run.cursor)
+    fixed = run.asks[index]["question"] if run.asks else run.question
+    if fixed is not None:
+        return asked_again(Question.from_json(fixed), data.record, run.seat, run.cursor, data.events)
     if isinstance(drill, SignalDrill):  # asked under the run's conventions
         from trainer.web.sigquiz import question_at  # it imports the run loop
 

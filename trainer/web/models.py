@@ -164,6 +164,9 @@ class DrillRun(SQLModel, table=True):
                                              "refer to runs)")
     question: dict[str, Any] | None = Field(default=None, sa_type=JSON,
                                             description="the question asked at the only checkpoint, when fixed")
+    asks: list[dict[str, Any]] | None = Field(
+        default=None, sa_type=JSON,
+        description="a daily item's questions, one per checkpoint: {question, kind, retry_of} (trainer.web.daily.Ask)")
     pace: float | None = Field(default=None, description="cards per second, instead of the drill's")
     start_token: str | None = Field(default=None, sa_type=sa.String(32),
                                     description="the token of the Start form that made the run (unique per user)")
