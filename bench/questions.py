@@ -15,14 +15,17 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from trainer.drills.sample import curriculum, sample
 
-from gouji_strategies import GOUJI_STRATEGIES, GoujiLearned
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the bench's own modules, however this one is loaded
+from gouji_strategies import GOUJI_STRATEGIES, GoujiLearned  # noqa: E402
 
 Line = dict[str, Any]
 Guess = Any
