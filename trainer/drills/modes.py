@@ -90,12 +90,22 @@ def run_questions(drill: Drill, record: DealRecord, seat: int, checkpoints: Sequ
     return [_flash_question(drill, record, seat, plays, seed, index, events) for index, plays in enumerate(chosen)]
 
 
+FLASH_CHOICES = {"flash_trumps": 1, "flash_points": 5}
+"""The step between the options of a flash's number questions, asked as a choice among `FLASH_OPTIONS`
+consecutive values (a trick's trumps or points spread over few values: as a number, the usual one is right too
+often; training.md §1)."""
+FLASH_OPTIONS = 5
+FLASH_SHARE = {"flash_trumps": {"0": 0.15, "4": 0.4}, "flash_points": {"0": 0.25, "10": 0.25, "20": 0.6}, "flash_voids": {"": 0.15}}
+"""How likely, beside the drill's weights, a flash asks a type whose answer (options' values joined by `,`) is
+a common one: each answer's share among the questions of a type comes near the others' (not zero), so that no
+answer is right much more often than its options' share (training.md §1; docs/decisions.md)."""
+
+
 def _flash_question(drill: Drill, record: DealRecord, seat: int, plays: int, seed: int, index: int,
                     events: Sequence[PlayEvent]) -> Asked:
     """What the trick ending after `plays` plays changed, from `seat`: the tracker's facts before its lead
-    and after its last play; the type drawn by the drill's weights from (seed, index) among those whose answer
-    is not 0 or none (all of them when every one is), so that 0 comes up only for a trick that changed nothing
-    (training.md §1's "common answers not over-represented")."""
+    and after its last play; the type drawn from (seed, index) by the drill's weights times `FLASH_SHARE` of its
+    answer here, so that a common answer (0 points, no one void) comes up about as often as the others."""
     position = position_after(record, plays)
     trick = record.tricks[position.trick - 1]
     start = plays - len(trick.plays)
@@ -105,28 +115,47 @@ def _flash_question(drill: Drill, record: DealRecord, seat: int, plays: int, see
     failed = {(trick.leader + k) % 4 for k, play in enumerate(trick.plays)
               if any(record.ctx.suit_of[card.index] != led for card in play)}
     rng = random.Random(f"{seed}:{index}")
-    questions = {kind: flash_question(kind, was, now, seat, failed, SUIT_NAMES[led]) for kind in drill.questions}
-    told = {kind: q for kind, q in questions.items() if q.answer} or questions
-    kinds = sorted(told)
-    return Asked(told[rng.choices(kinds, weights=[drill.questions[k] for k in kinds])[0]], after, now, position)
+    questions = {kind: flash_question(kind, was, now, seat, failed, SUIT_NAMES[led], rng)
+                 for kind in sorted(drill.questions)}
+    kinds = list(questions)
+    weights = [drill.questions[kind] * FLASH_SHARE.get(kind, {}).get(_answer_key(questions[kind]), 1.0)
+               for kind in kinds]
+    return Asked(questions[rng.choices(kinds, weights=weights)[0]], after, now, position)
+
+
+def _answer_key(question: Question) -> str:
+    """A question's answer as `FLASH_SHARE` names it: a choice's value, a multi's values joined by `,`."""
+    return ",".join(question.answer) if isinstance(question.answer, list) else str(question.answer)
 
 
 def flash_question(kind: str, was: dict[str, Any], now: dict[str, Any], seat: int, failed: Collection[int],
-                   led: str) -> Question:
+                   led: str, rng: random.Random) -> Question:
     """A flash question of type `kind` about one trick, answered by the tracker's facts before it (`was`) and
-    after it (`now`) from `seat`: the trumps played since, the points no longer unplayed, and the other seats
-    that showed a void in it — of those that did not follow the led suit `led` (`failed`), the ones the
-    tracker now holds void in it."""
+    after it (`now`) from `seat`: the trumps played since and the points no longer unplayed, each as a choice
+    among `FLASH_OPTIONS` values (`flash_options`, shuffled by `rng`), and the other seats that showed a void in
+    it — of those that did not follow the led suit `led` (`failed`), the ones the tracker now holds void in it."""
     if kind == "flash_trumps":
-        return Question(kind, "number", {"zh": "这一轮出了几张主？", "en": "How many trumps fell in this trick?"},
-                        now["trumps"]["played"] - was["trumps"]["played"], "trumps.played")
+        count = now["trumps"]["played"] - was["trumps"]["played"]
+        return Question(kind, "single", {"zh": "这一轮出了几张主？", "en": "How many trumps fell in this trick?"},
+                        str(count), "trumps.played", options=flash_options(count, FLASH_CHOICES[kind], rng))
     if kind == "flash_points":
-        return Question(kind, "number", {"zh": "这一轮有多少分？", "en": "How many points were in this trick?"},
-                        was["score"]["unplayed"] - now["score"]["unplayed"], "score.unplayed")
+        points = was["score"]["unplayed"] - now["score"]["unplayed"]
+        return Question(kind, "single", {"zh": "这一轮有多少分？", "en": "How many points were in this trick?"},
+                        str(points), "score.unplayed", options=flash_options(points, FLASH_CHOICES[kind], rng))
     shown = [str(q) for q in sorted(failed) if q != seat and led in now["voids"].get(str(q), ())]
     return Question(kind, "multi", {"zh": "这一轮谁绝门了（没跟上首家的花色）？",
                                     "en": "Who showed a void in this trick (did not follow the led suit)?"},
                     shown, "voids", suit=led, options=_seat_options(seat))
+
+
+def flash_options(answer: int, step: int, rng: random.Random) -> list[dict[str, Any]]:
+    """`FLASH_OPTIONS` values `step` apart holding `answer`, shuffled: 0, step, … when the answer is among
+    them (nearly always), else a run of them at an offset drawn by `rng`; values and labels as text."""
+    top = (FLASH_OPTIONS - 1) * step
+    low = 0 if answer <= top else answer - step * rng.randrange(FLASH_OPTIONS)
+    shown = [str(low + k * step) for k in range(FLASH_OPTIONS)]
+    rng.shuffle(shown)
+    return [{"value": value, "label": {"zh": value, "en": value}} for value in shown]
 
 
 def deal_questions(drill: Drill, record: DealRecord, seed: int) -> tuple[RunPlan, list[Asked]]:
