@@ -6,7 +6,9 @@ is scored by its streak of exact answers (`streak`) and, by default, stops at th
 A **flash** shows one whole trick at once for F ms and asks what that trick changed: how many trumps fell, how
 many points it held, who showed a void in it; F adapts to the player (`next_flash`) and their flash level is
 `speed.flash_level` of their flashes. Every answer is the difference of the tracker's facts (`facts_json`)
-before and after the trick, so it is exact.
+before and after the trick, so it is exact. Its tricks and types are drawn so that the glimpse is needed
+(`FLASH_SHARE`): trumps and points are a shuffled choice among five values, and a common answer comes up no
+more than the others.
 
 `plan_run` / `run_questions` dispatch on the drill's mode: the web run loop (through `DealData`) and
 `trainer drill sample` call these, so both ask the same questions.
@@ -23,7 +25,7 @@ from trainer.drills.questions import QUESTION_TYPES, SIDE_SUITS, Question, _seat
 from trainer.drills.runs import Asked, RunPlan, position_after, snapshots_after
 from trainer.drills.runs import plan_run as replay_plan
 from trainer.drills.runs import run_questions as replay_questions
-from trainer.engine.trump import SUIT_NAMES
+from trainer.engine.trump import SUIT_NAMES, TRUMP
 from trainer.records import DealRecord
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import PlayEvent, public_events
@@ -52,7 +54,8 @@ def trick_ends(record: DealRecord) -> list[int]:
 
 def plan_run(drill: Drill, record: DealRecord, seed: int, events: Sequence[PlayEvent] | None = None) -> RunPlan:
     """The viewer seat and the checkpoints of a run of `drill` (`runs.plan_run` for a replay drill): a running
-    count stops after every trick but the last; a flash after `checkpoint_count` tricks drawn by the seed."""
+    count stops after every trick but the last; a flash after `checkpoint_count` tricks drawn by the seed, each
+    trick as likely as its `flash_weight` (weighted sampling without replacement)."""
     if mode_of(drill) == "replay":
         return replay_plan(drill, record, seed, events)
     rng = random.Random(seed)
@@ -60,7 +63,30 @@ def plan_run(drill: Drill, record: DealRecord, seed: int, events: Sequence[PlayE
     ends = trick_ends(record)
     if mode_of(drill) == "running":
         return RunPlan(seat, ends[:-1] if len(ends) > 1 else ends)
-    return RunPlan(seat, sorted(rng.sample(ends, min(drill.checkpoint_count, len(ends)))))
+    weights = [flash_weight(drill, trick_changes(record, seat, number)) for number in range(1, len(ends) + 1)]
+    keys = [rng.random() ** (1 / weight) for weight in weights]
+    drawn = sorted(range(len(ends)), key=lambda k: keys[k], reverse=True)[:drill.checkpoint_count]
+    return RunPlan(seat, sorted(ends[k] for k in drawn))
+
+
+def trick_changes(record: DealRecord, seat: int, number: int) -> dict[str, str]:
+    """What trick `number` changed, by flash question type, as `FLASH_SHARE` names the answers: its trumps, its
+    points, and the other seats than `seat` that did not follow its led suit (joined by `,`)."""
+    ctx, trick = record.ctx, record.tricks[number - 1]
+    cards = [card for play in trick.plays for card in play]
+    led = ctx.suit_of[trick.plays[0][0].index]
+    failed = [str((trick.leader + k) % 4) for k, play in enumerate(trick.plays)
+              if (trick.leader + k) % 4 != seat and any(ctx.suit_of[card.index] != led for card in play)]
+    return {"flash_trumps": str(sum(ctx.suit_of[card.index] == TRUMP for card in cards)),
+            "flash_points": str(sum(card.points for card in cards)), "flash_voids": ",".join(sorted(failed))}
+
+
+def flash_weight(drill: Drill, answers: dict[str, str]) -> float:
+    """How likely a flash shows a trick whose answers by type are `answers`: the mean over the drill's types
+    (by its weights) of `FLASH_SHARE`, so that a trick where every answer is a common one is seldom shown."""
+    total = sum(drill.questions.values())
+    return sum(weight * FLASH_SHARE.get(kind, {}).get(answers[kind], 1.0)
+               for kind, weight in drill.questions.items()) / total
 
 
 def running_suit(drill: Drill, record: DealRecord, seed: int) -> str | None:
@@ -95,10 +121,12 @@ FLASH_CHOICES = {"flash_trumps": 1, "flash_points": 5}
 consecutive values (a trick's trumps or points spread over few values: as a number, the usual one is right too
 often; training.md §1)."""
 FLASH_OPTIONS = 5
-FLASH_SHARE = {"flash_trumps": {"0": 0.15, "4": 0.4}, "flash_points": {"0": 0.25, "10": 0.25, "20": 0.6}, "flash_voids": {"": 0.15}}
-"""How likely, beside the drill's weights, a flash asks a type whose answer (options' values joined by `,`) is
-a common one: each answer's share among the questions of a type comes near the others' (not zero), so that no
-answer is right much more often than its options' share (training.md §1; docs/decisions.md)."""
+FLASH_SHARE = {"flash_trumps": {"0": 0.25, "1": 0.7, "4": 0.45}, "flash_points": {"0": 0.4, "10": 0.4, "20": 0.7},
+               "flash_voids": {"": 0.2}}
+"""How likely, beside the drill's weights, a flash shows a trick (`flash_weight`) and asks a type whose answer
+(a multi's values joined by `,`) is a common one (0 trumps or all four, 0 or 10 points, no one void): each
+answer's share among a type's questions comes near the others' (not zero, not more), so that none is right
+much more often than one option in `FLASH_OPTIONS` (training.md §1; docs/decisions.md)."""
 
 
 def _flash_question(drill: Drill, record: DealRecord, seat: int, plays: int, seed: int, index: int,
