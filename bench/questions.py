@@ -32,8 +32,7 @@ Guess = Any
 Strategy = Callable[[Line, "Learned"], Guess]
 POINTS = {"5": 5, "10": 10, "K": 10}
 LIMIT = 0.15
-EXEMPT = {"running": "running count, §5: the same number after every trick is the skill",
-          "flash": "flash, §5: it asks what the trick just shown held; docs/decisions.md"}
+EXEMPT = {"running": "running count, §5: the same number after every trick is the skill"}
 """Modes whose questions §1 does not bind (training.md §5), reported as exempt rather than scored."""
 
 

@@ -84,11 +84,8 @@ def _flash(page: object, base: str, app: object, width: int) -> None:
         kind = ("flash_trumps" if "主" in prompt or "trumps" in prompt else
                 "flash_points" if "分" in prompt or "points" in prompt else "flash_voids")
         answer = trick_answers(record, run.seat, trick)[kind]
-        if isinstance(answer, int):
-            page.fill("#answer", str(answer))  # type: ignore[attr-defined]
-        else:
-            for value in answer:
-                page.check(f'#answer-form input[value="{value}"]')  # type: ignore[attr-defined]
+        for value in [answer] if isinstance(answer, int) else answer:  # a choice (trumps, points) or seats
+            page.check(f'#answer-form input[name="answer"][value="{value}"]')  # type: ignore[attr-defined]
         page.click("#answer-form button[type=submit]")  # type: ignore[attr-defined]
         page.wait_for_selector(".panel.feedback")  # type: ignore[attr-defined]
         assert "right" in page.get_attribute(".panel.feedback", "class")  # type: ignore[attr-defined]

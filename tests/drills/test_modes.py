@@ -13,8 +13,8 @@ from trainer.bots.generate import generate_records
 from flash_tricks import trick_answers
 from trainer.cli import main
 from trainer.drills.definitions import DRILLS_DIR, Drill, load_drills
-from trainer.drills.modes import (FLASH_MAX_MS, FLASH_MIN_MS, FlashState, deal_questions, mode_of, next_flash,
-                                  plan_run, run_questions, stops_at, streak)
+from trainer.drills.modes import (FLASH_CHOICES, FLASH_MAX_MS, FLASH_MIN_MS, FLASH_OPTIONS, FlashState,
+                                  deal_questions, mode_of, next_flash, plan_run, run_questions, stops_at, streak)
 from trainer.drills.sample import curriculum, run_seed, sample
 from trainer.engine.errors import MalformedError
 from trainer.engine.trump import SUIT_NAMES
@@ -69,12 +69,16 @@ def test_a_flash_asks_what_its_trick_changed(path) -> None:
             led = ctx.suit_of[trick.plays[0][0].index]
             answers = trick_answers(record, plan.seat, entry.position.trick)
             question = entry.question
-            assert question.answer == answers[question.type], (question.type, entry.position)
             if question.type == "flash_voids":
+                assert question.answer == answers[question.type], (question.type, entry.position)
                 assert question.suit == SUIT_NAMES[led] and {o["value"] for o in question.options} == {
                     str((plan.seat + k) % 4) for k in (1, 2, 3)}
-            if not question.answer:  # 0 or none only when the trick changed nothing the flash asks
-                assert not any(answers[kind] for kind in drill.questions)
+            else:  # a choice among consecutive values that holds the answer
+                assert question.kind == "single" and question.answer == str(answers[question.type])
+                shown = sorted(int(o["value"]) for o in question.options)
+                step = FLASH_CHOICES[question.type]
+                assert question.answer in {o["value"] for o in question.options}
+                assert shown == list(range(shown[0], shown[0] + step * FLASH_OPTIONS, step))
 
 
 def test_a_flash_is_a_function_of_the_seed() -> None:

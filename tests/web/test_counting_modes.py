@@ -100,6 +100,7 @@ def test_a_running_count_set_to_go_on_asks_after_every_trick(app, alice) -> None
 # -- flash -------------------------------------------------------------------------------------------
 
 HIDE = re.compile(r'class="step flash-hide" method="post" action="(/runs/\d+/step\?at=\d+&amp;to=\d+)"')
+OPTION = re.compile(r'type="radio" name="answer" value="([^"]*)"')
 KINDS = {"这一轮出了几张主": "flash_trumps", "这一轮有多少分": "flash_points", "这一轮谁绝门了": "flash_voids"}
 
 
@@ -134,8 +135,9 @@ def flash_through(client: FlaskClient, app: Flask, run_id: int, right: Any, head
         record = _record(app, run)
         kind = next(kind for prompt, kind in KINDS.items() if prompt in visible_text(asked))
         answer = trick_answers(record, run.seat, _trick_of(record, run.cursor))[kind]
-        if not right(index):
-            answer = answer + 1 if isinstance(answer, int) else sorted(set(answer) ^ {str((run.seat + 1) % 4)})
+        if not right(index):  # another option shown (trumps, points) or one seat more or fewer (voids)
+            answer = (next(value for value in OPTION.findall(asked) if value != str(answer)) if isinstance(answer, int)
+                      else sorted(set(answer) ^ {str((run.seat + 1) % 4)}))
         response = client.post(f"/runs/{run_id}/answer", data={"checkpoint": index, "answer": form_values(answer)},
                                headers=headers)
         assert response.status_code == (200 if headers else 303)

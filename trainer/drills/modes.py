@@ -6,7 +6,9 @@ is scored by its streak of exact answers (`streak`) and, by default, stops at th
 A **flash** shows one whole trick at once for F ms and asks what that trick changed: how many trumps fell, how
 many points it held, who showed a void in it; F adapts to the player (`next_flash`) and their flash level is
 `speed.flash_level` of their flashes. Every answer is the difference of the tracker's facts (`facts_json`)
-before and after the trick, so it is exact.
+before and after the trick, so it is exact. Its tricks and types are drawn so that the glimpse is needed
+(`FLASH_SHARE`): trumps and points are a shuffled choice among five values, and a common answer comes up no
+more than the others.
 
 `plan_run` / `run_questions` dispatch on the drill's mode: the web run loop (through `DealData`) and
 `trainer drill sample` call these, so both ask the same questions.
@@ -23,7 +25,7 @@ from trainer.drills.questions import QUESTION_TYPES, SIDE_SUITS, Question, _seat
 from trainer.drills.runs import Asked, RunPlan, position_after, snapshots_after
 from trainer.drills.runs import plan_run as replay_plan
 from trainer.drills.runs import run_questions as replay_questions
-from trainer.engine.trump import SUIT_NAMES
+from trainer.engine.trump import SUIT_NAMES, TRUMP
 from trainer.records import DealRecord
 from trainer.tracking.facts import facts_json
 from trainer.tracking.tracker import PlayEvent, public_events
@@ -52,7 +54,8 @@ def trick_ends(record: DealRecord) -> list[int]:
 
 def plan_run(drill: Drill, record: DealRecord, seed: int, events: Sequence[PlayEvent] | None = None) -> RunPlan:
     """The viewer seat and the checkpoints of a run of `drill` (`runs.plan_run` for a replay drill): a running
-    count stops after every trick but the last; a flash after `checkpoint_count` tricks drawn by the seed."""
+    count stops after every trick but the last; a flash after `checkpoint_count` tricks drawn by the seed, each
+    trick as likely as its `flash_weight` (weighted sampling without replacement)."""
     if mode_of(drill) == "replay":
         return replay_plan(drill, record, seed, events)
     rng = random.Random(seed)
@@ -60,7 +63,41 @@ def plan_run(drill: Drill, record: DealRecord, seed: int, events: Sequence[PlayE
     ends = trick_ends(record)
     if mode_of(drill) == "running":
         return RunPlan(seat, ends[:-1] if len(ends) > 1 else ends)
-    return RunPlan(seat, sorted(rng.sample(ends, min(drill.checkpoint_count, len(ends)))))
+    weights = [flash_weight(drill, trick_changes(record, seat, number), flash_phase(record, number))
+               for number in range(1, len(ends) + 1)]
+    keys = [rng.random() ** (1 / weight) for weight in weights]
+    drawn = sorted(range(len(ends)), key=lambda k: keys[k], reverse=True)[:drill.checkpoint_count]
+    return RunPlan(seat, sorted(ends[k] for k in drawn))
+
+
+def trick_changes(record: DealRecord, seat: int, number: int) -> dict[str, str]:
+    """What trick `number` changed, by flash question type, as `FLASH_SHARE` names the answers: its trumps, its
+    points, and the other seats than `seat` that did not follow its led suit (joined by `,`)."""
+    ctx, trick = record.ctx, record.tricks[number - 1]
+    cards = [card for play in trick.plays for card in play]
+    led = ctx.suit_of[trick.plays[0][0].index]
+    failed = [str((trick.leader + k) % 4) for k, play in enumerate(trick.plays)
+              if (trick.leader + k) % 4 != seat and any(ctx.suit_of[card.index] != led for card in play)]
+    return {"flash_trumps": str(sum(ctx.suit_of[card.index] == TRUMP for card in cards)),
+            "flash_points": str(sum(card.points for card in cards)), "flash_voids": ",".join(sorted(failed))}
+
+
+def flash_phase(record: DealRecord, number: int) -> int:
+    """Which sixth of the deal trick `number` is in (0 … `FLASH_PHASES` − 1): what a player knows from the trick
+    number or the hand's size."""
+    return min(FLASH_PHASES * (number - 1) // len(record.tricks), FLASH_PHASES - 1)
+
+
+def flash_share(kind: str, answer: str, phase: int) -> float:
+    """`FLASH_SHARE`'s factor for a flash question of type `kind` with `answer` in third `phase` of the deal."""
+    return FLASH_SHARE[kind][phase].get(answer, 1.0) ** FLASH_POWER
+
+
+def flash_weight(drill: Drill, answers: dict[str, str], phase: int) -> float:
+    """How likely a flash shows a trick whose answers by type are `answers`: the mean over the drill's types
+    (by its weights) of `FLASH_SHARE`, so that a trick where every answer is a common one is seldom shown."""
+    total = sum(drill.questions.values())
+    return sum(weight * flash_share(kind, answers[kind], phase) for kind, weight in drill.questions.items()) / total
 
 
 def running_suit(drill: Drill, record: DealRecord, seed: int) -> str | None:
@@ -90,12 +127,34 @@ def run_questions(drill: Drill, record: DealRecord, seat: int, checkpoints: Sequ
     return [_flash_question(drill, record, seat, plays, seed, index, events) for index, plays in enumerate(chosen)]
 
 
+FLASH_CHOICES = {"flash_trumps": 1, "flash_points": 5}
+"""The step between the options of a flash's number questions, asked as a choice among `FLASH_OPTIONS`
+consecutive values (a trick's trumps or points spread over few values: as a number, the usual one is right too
+often; training.md §1)."""
+FLASH_OPTIONS = 5
+FLASH_SHARE = {
+    "flash_points": ({"10": 0.51, "0": 0.76}, {"20": 0.9, "10": 0.55}, {"10": 0.68}, {"10": 0.7, "0": 0.94}, {"0": 0.35},
+                     {"0": 0.3}),
+    "flash_trumps": ({"0": 0.24}, {"0": 0.27}, {"0": 0.38, "1": 0.63}, {"1": 0.61}, {"4": 0.37}, {"4": 0.41, "3": 0.69}),
+    "flash_voids": ({"": 0.34}, {"": 0.44}, {"": 0.63}, {"": 0.84}, {"": 0.53}, {"": 0.56})}
+"""Per type and sixth of the deal (`flash_phase`), the answers (a multi's values joined by `,`) more common than
+one in five (no one void: three in ten), each with that share over its natural share in generated deals (200
+deals, seed 99). Raised to `FLASH_POWER`, it weighs how likely a flash shows a trick (`flash_weight`) and asks
+that type there. A common answer (0 trumps early, 4 late, 0 or 10 points, no one void) then comes up about as
+often as the others: not zero, not more. So an answer is right about as often as one option in
+`FLASH_OPTIONS`, even given the trick number (training.md §1; docs/decisions.md)."""
+FLASH_PHASES = 6
+"""The parts of a deal `FLASH_SHARE` tells apart."""
+FLASH_POWER = 2.0
+"""What each use of `FLASH_SHARE` (the trick, then the type) raises it to: a trick's type is drawn against its
+other types, whose answers may be common too, so the plain share corrects too little (tuned on the bench)."""
+
+
 def _flash_question(drill: Drill, record: DealRecord, seat: int, plays: int, seed: int, index: int,
                     events: Sequence[PlayEvent]) -> Asked:
     """What the trick ending after `plays` plays changed, from `seat`: the tracker's facts before its lead
-    and after its last play; the type drawn by the drill's weights from (seed, index) among those whose answer
-    is not 0 or none (all of them when every one is), so that 0 comes up only for a trick that changed nothing
-    (training.md §1's "common answers not over-represented")."""
+    and after its last play; the type drawn from (seed, index) by the drill's weights times `FLASH_SHARE` of its
+    answer here, so that a common answer (0 points, no one void) comes up about as often as the others."""
     position = position_after(record, plays)
     trick = record.tricks[position.trick - 1]
     start = plays - len(trick.plays)
@@ -105,28 +164,47 @@ def _flash_question(drill: Drill, record: DealRecord, seat: int, plays: int, see
     failed = {(trick.leader + k) % 4 for k, play in enumerate(trick.plays)
               if any(record.ctx.suit_of[card.index] != led for card in play)}
     rng = random.Random(f"{seed}:{index}")
-    questions = {kind: flash_question(kind, was, now, seat, failed, SUIT_NAMES[led]) for kind in drill.questions}
-    told = {kind: q for kind, q in questions.items() if q.answer} or questions
-    kinds = sorted(told)
-    return Asked(told[rng.choices(kinds, weights=[drill.questions[k] for k in kinds])[0]], after, now, position)
+    questions = {kind: flash_question(kind, was, now, seat, failed, SUIT_NAMES[led], rng)
+                 for kind in sorted(drill.questions)}
+    kinds = list(questions)
+    phase = flash_phase(record, position.trick)
+    weights = [drill.questions[kind] * flash_share(kind, _answer_key(questions[kind]), phase) for kind in kinds]
+    return Asked(questions[rng.choices(kinds, weights=weights)[0]], after, now, position)
+
+
+def _answer_key(question: Question) -> str:
+    """A question's answer as `FLASH_SHARE` names it: a choice's value, a multi's values joined by `,`."""
+    return ",".join(question.answer) if isinstance(question.answer, list) else str(question.answer)
 
 
 def flash_question(kind: str, was: dict[str, Any], now: dict[str, Any], seat: int, failed: Collection[int],
-                   led: str) -> Question:
+                   led: str, rng: random.Random) -> Question:
     """A flash question of type `kind` about one trick, answered by the tracker's facts before it (`was`) and
-    after it (`now`) from `seat`: the trumps played since, the points no longer unplayed, and the other seats
-    that showed a void in it — of those that did not follow the led suit `led` (`failed`), the ones the
-    tracker now holds void in it."""
+    after it (`now`) from `seat`: the trumps played since and the points no longer unplayed, each as a choice
+    among `FLASH_OPTIONS` values (`flash_options`, shuffled by `rng`), and the other seats that showed a void in
+    it — of those that did not follow the led suit `led` (`failed`), the ones the tracker now holds void in it."""
     if kind == "flash_trumps":
-        return Question(kind, "number", {"zh": "这一轮出了几张主？", "en": "How many trumps fell in this trick?"},
-                        now["trumps"]["played"] - was["trumps"]["played"], "trumps.played")
+        count = now["trumps"]["played"] - was["trumps"]["played"]
+        return Question(kind, "single", {"zh": "这一轮出了几张主？", "en": "How many trumps fell in this trick?"},
+                        str(count), "trumps.played", options=flash_options(count, FLASH_CHOICES[kind], rng))
     if kind == "flash_points":
-        return Question(kind, "number", {"zh": "这一轮有多少分？", "en": "How many points were in this trick?"},
-                        was["score"]["unplayed"] - now["score"]["unplayed"], "score.unplayed")
+        points = was["score"]["unplayed"] - now["score"]["unplayed"]
+        return Question(kind, "single", {"zh": "这一轮有多少分？", "en": "How many points were in this trick?"},
+                        str(points), "score.unplayed", options=flash_options(points, FLASH_CHOICES[kind], rng))
     shown = [str(q) for q in sorted(failed) if q != seat and led in now["voids"].get(str(q), ())]
     return Question(kind, "multi", {"zh": "这一轮谁绝门了（没跟上首家的花色）？",
                                     "en": "Who showed a void in this trick (did not follow the led suit)?"},
                     shown, "voids", suit=led, options=_seat_options(seat))
+
+
+def flash_options(answer: int, step: int, rng: random.Random) -> list[dict[str, Any]]:
+    """`FLASH_OPTIONS` values `step` apart holding `answer`, shuffled: 0, step, … when the answer is among
+    them (nearly always), else a run of them at an offset drawn by `rng`; values and labels as text."""
+    top = (FLASH_OPTIONS - 1) * step
+    low = 0 if answer <= top else answer - step * rng.randrange(FLASH_OPTIONS)
+    shown = [str(low + k * step) for k in range(FLASH_OPTIONS)]
+    rng.shuffle(shown)
+    return [{"value": value, "label": {"zh": value, "en": value}} for value in shown]
 
 
 def deal_questions(drill: Drill, record: DealRecord, seed: int) -> tuple[RunPlan, list[Asked]]:
