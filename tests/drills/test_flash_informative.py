@@ -29,7 +29,7 @@ def battery(monkeypatch: pytest.MonkeyPatch):
 def test_no_strategy_without_the_glimpse_beats_the_limit_on_any_flash_type(monkeypatch) -> None:
     bench = battery(monkeypatch)
     assert "flash" not in bench.EXEMPT
-    lines = list(sample([curriculum()["flash"]], 60, 7, 2))
+    lines = list(sample([curriculum()["flash"]], 120, 7, 2))
     table = bench.best_by_type(lines)
     assert set(table) == set(TYPES)
     for kind, (asked, k, best, bound, name) in table.items():
@@ -38,3 +38,14 @@ def test_no_strategy_without_the_glimpse_beats_the_limit_on_any_flash_type(monke
     answers = Counter((bench.kind_of(line), str(line["answer"])) for line in lines)
     for kind, common in TYPES.items():
         assert answers[(kind, common)] > 0, f"{kind}: {common} never asked"
+
+
+def test_a_flash_question_names_the_trick_it_asks_about_and_a_run_never_asks_one_twice() -> None:
+    lines = list(sample([curriculum()["flash"]], 12, 3, 2))
+    assert lines
+    for line in lines:
+        assert line["subject"] == {"trick": int(line["position"].split(".")[0])}
+    runs = {(line["deal"], line["run"]) for line in lines}
+    for run in runs:
+        tricks = [line["subject"]["trick"] for line in lines if (line["deal"], line["run"]) == run]
+        assert len(tricks) == len(set(tricks))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from trainer.drills.definitions import Drill
@@ -169,7 +169,7 @@ def _flash_question(drill: Drill, record: DealRecord, seat: int, plays: int, see
     kinds = list(questions)
     phase = flash_phase(record, position.trick)
     weights = [drill.questions[kind] * flash_share(kind, _answer_key(questions[kind]), phase) for kind in kinds]
-    return Asked(questions[rng.choices(kinds, weights=weights)[0]], after, now, position)
+    return Asked(replace(questions[rng.choices(kinds, weights=weights)[0]], trick=position.trick), after, now, position)
 
 
 def _answer_key(question: Question) -> str:

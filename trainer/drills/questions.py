@@ -53,6 +53,8 @@ class Question:
     options: list[dict[str, Any]] = field(default_factory=list)
     seat: int | None = None
     """The seat a question is about (`max_trumps`), absolute; None for the others."""
+    trick: int | None = None
+    """The trick a question is about (a flash's: what that trick changed), by number; None for the others."""
 
     def __post_init__(self) -> None:
         if self.kind not in ANSWER_KINDS:
@@ -407,14 +409,14 @@ def rarely_zero(questions: list[Question], rng: random.Random) -> list[Question]
     return questions if rng.random() < ZERO_KEPT else []
 
 
-QuestionKey = tuple[str, str | None, str | None, Any]
-"""What makes two questions of a run the same question: type, suit, card and answer."""
+QuestionKey = tuple[str, str | None, str | None, int | None, int | None, Any]
+"""What makes two questions of a run the same question: type, subject (suit, card, seat, trick) and answer."""
 
 
 def question_key(question: Question) -> QuestionKey:
     """The question's type, subject and answer (a list as a sorted tuple): a run never asks one twice."""
     answer = tuple(sorted(question.answer)) if isinstance(question.answer, list) else question.answer
-    return (question.type, question.suit, question.card, answer)
+    return (question.type, question.suit, question.card, question.seat, question.trick, answer)
 
 
 class Table(NamedTuple):
@@ -528,7 +530,9 @@ def keep_shares() -> dict[str, dict[str, float]]:
 
 def _draw(question: Question, snap: Snapshot) -> float:
     """A number in [0, 1) fixed by the question and the position, so a checkpoint keeps the same every time."""
-    digest = hashlib.sha256(f"{question_key(question)}:{snap.seat}:{snap.trick.number}:{snap.hand_sizes}"
+    answer = tuple(sorted(question.answer)) if isinstance(question.answer, list) else question.answer
+    named = (question.type, question.suit, question.card, answer)
+    digest = hashlib.sha256(f"{named}:{snap.seat}:{snap.trick.number}:{snap.hand_sizes}"
                             .encode()).digest()
     return int.from_bytes(digest[:8], "big") / 2 ** 64
 

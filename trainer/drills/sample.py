@@ -182,8 +182,10 @@ def _line(drill: Any, deal: str, run: int, seat: int, position: str, index: int,
 
 
 def _subject(question: Question) -> dict[str, Any]:
-    """What a 升级 question is about: its seat (`max_trumps`), a throw's cards (`throw_safe`: comma-separated in
-    `card`), its card (and that card's suit) or its suit, else nothing."""
+    """What a 升级 question is about: the trick (a flash), its seat (`max_trumps`), a throw's cards (`throw_safe`:
+    comma-separated in `card`), its card (and that card's suit) or its suit, else nothing."""
+    if question.trick is not None:
+        return {"trick": question.trick}
     if question.seat is not None:
         return {"seat": question.seat}
     if question.card is not None and "," in question.card:
