@@ -14,12 +14,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import permutations
 from typing import Any
 
+from trainer.drills.questions import QUESTION_TYPES, Question
+from trainer.drills.runs import position_after, snapshot_after
 from trainer.engine.cards import Card, Suit
 from trainer.engine.errors import JipaiError
 from trainer.records import DealRecord, InvalidRecordError, parse_record, record_id, replay, verify_summary
+from trainer.tracking.facts import facts_json
+from trainer.tracking.tracker import public_events
 
 Renaming = tuple[Suit, Suit, Suit, Suit]
 """The suits S, H, C, D go to these suits, in that order."""
@@ -102,3 +107,26 @@ def lookalike_renaming(record: DealRecord) -> Renaming | None:
     if not isinstance(source, dict) or source.get("kind") != "lookalike":
         return None
     return tuple(Suit.parse(letter) for letter in source["suits"])  # type: ignore[return-value]
+
+
+def carried_question(question: Question, look: DealRecord, seat: int, plays: int, renaming: Renaming,
+                     rng: random.Random) -> Question | None:
+    """`question` (asked of `seat` after `plays` plays of the original) carried over to its lookalike `look`:
+    the same type at the same moment about the renamed suit or card, the answer recomputed by the tracker on
+    `look` (a single choice's options shuffled by `rng`); None when the type cannot be rebuilt there (a
+    type that is no tracker question, such as a signal quiz)."""
+    qtype = QUESTION_TYPES.get(question.type)
+    if qtype is None:
+        return None
+    suit = question.suit if question.suit in (None, "trump") else renaming[Suit.parse(question.suit)].letter
+    card = None if question.card is None else str(rename_card(Card.parse(question.card), renaming))
+    snap = snapshot_after(look, seat, plays, list(public_events(look)))
+    try:
+        rebuilt = qtype.build(facts_json(snap, str(position_after(look, plays))), snap, (suit, card))
+    except (KeyError, ValueError):
+        return None
+    if (rebuilt.fact, rebuilt.suit, rebuilt.card, rebuilt.seat) != (question.fact, suit, card, question.seat):
+        return None
+    if rebuilt.kind == "single":
+        return replace(rebuilt, options=rng.sample(rebuilt.options, len(rebuilt.options)))
+    return rebuilt
