@@ -17,9 +17,12 @@ from trainer.engine.cards import Suit
 from trainer.engine.errors import MalformedError
 from trainer.engine.rules import PRESETS
 from trainer.records import DealRecord, InvalidRecordError, Position, parse_record, replay, verify_summary
-from trainer.drills.lookalike import Renaming, lookalike, lookalike_renaming, rename_card, renamings
+from trainer.drills.lookalike import (Renaming, carried_question, carried_subject, lookalike, lookalike_renaming, rename_card,
+                                      renamings)
+from trainer.drills.questions import QUESTION_TYPES, Question, make_question
+from trainer.drills.runs import position_after, snapshot_after
 from trainer.tracking.facts import facts_json
-from trainer.tracking.tracker import track
+from trainer.tracking.tracker import public_events, track
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p for p in [*ROOT.glob("drills/deals/*.json"), *ROOT.glob("tests/data/decks/*.json")]
@@ -126,3 +129,48 @@ def test_no_trump_renames_all_four_suits():
     renaming = lookalike_renaming(look)
     assert any(renaming[s] != s for s in Suit)
     assert look.hands != record.hands
+
+
+@pytest.mark.parametrize("path", EXAMPLES[::4], ids=[p.stem for p in EXAMPLES[::4]])
+def test_questions_carry_over_with_the_tracker_answer(path):
+    """Every tracker question asked at trick ends of a deal, carried over to its lookalike: the same type
+    and fact about the renamed subject, answered as the tracker answers on the lookalike, which is the
+    original's answer renamed."""
+    record = example(path)
+    look = lookalike(record, 11)
+    renaming = lookalike_renaming(look)
+    seat, carried = (record.banker + 1) % 4, 0
+    events = list(public_events(record))
+    for plays in range(4, 4 * len(record.tricks), 12):
+        snap = snapshot_after(record, seat, plays, events)
+        facts = facts_json(snap, str(position_after(record, plays)))
+        for kind, qtype in QUESTION_TYPES.items():
+            question = make_question(kind, facts, snap, random.Random(plays))
+            if question is None:
+                continue
+            moved = carried_question(question, look, seat, plays, renaming, random.Random(1))
+            assert moved is not None, kind
+            assert (moved.type, moved.fact, moved.kind) == (question.type, question.fact, question.kind)
+            assert moved.suit == renamed_text(question.suit, renaming)
+            assert same_text(tractor_parts(moved.card)) == renamed_text(tractor_parts(question.card), renaming)
+            look_snap = track(look, seat, position_after(look, plays))
+            rebuilt = qtype.build(facts_json(look_snap, ""), look_snap, carried_subject(question, renaming))
+            assert moved.answer == rebuilt.answer
+            assert same_text(tractor_parts(moved.answer)) == renamed_text(tractor_parts(question.answer), renaming)
+            assert sorted(o["value"] for o in moved.options) == sorted(o["value"] for o in rebuilt.options)
+            carried += 1
+    assert carried > 0
+
+
+def tractor_parts(answer: Any) -> Any:
+    """An answer with each tractor ("QS,JS") as the list of its cards."""
+    if isinstance(answer, list):
+        return [tractor_parts(a) for a in answer]
+    return answer.split(",") if isinstance(answer, str) and "," in answer else answer
+
+
+def test_a_signal_quiz_is_not_carried_over():
+    record = example(EXAMPLES[0])
+    look = lookalike(record, 2)
+    question = Question("signal:lead", "number", {"zh": "?", "en": "?"}, 1, "signal")
+    assert carried_question(question, look, 0, 4, lookalike_renaming(look), random.Random(0)) is None

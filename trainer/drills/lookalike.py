@@ -18,7 +18,7 @@ from dataclasses import replace
 from itertools import permutations
 from typing import Any
 
-from trainer.drills.questions import QUESTION_TYPES, Question
+from trainer.drills.questions import QUESTION_TYPES, Question, Subject
 from trainer.drills.runs import position_after, snapshot_after
 from trainer.engine.cards import Card, Suit
 from trainer.engine.errors import JipaiError
@@ -109,23 +109,31 @@ def lookalike_renaming(record: DealRecord) -> Renaming | None:
     return tuple(Suit.parse(letter) for letter in source["suits"])  # type: ignore[return-value]
 
 
+def carried_subject(question: Question, renaming: Renaming) -> Subject:
+    """What `question` is about, renamed: its suit, and its card (or cards, comma-separated) or seat."""
+    suit = question.suit if question.suit in (None, "trump") else renaming[Suit.parse(question.suit)].letter
+    if question.card is not None:
+        return suit, ",".join(_names(question.card.split(","), renaming))
+    return suit, None if question.seat is None else str(question.seat)
+
+
 def carried_question(question: Question, look: DealRecord, seat: int, plays: int, renaming: Renaming,
                      rng: random.Random) -> Question | None:
     """`question` (asked of `seat` after `plays` plays of the original) carried over to its lookalike `look`:
-    the same type at the same moment about the renamed suit or card, the answer recomputed by the tracker on
+    the same type at the same moment about the renamed subject (`carried_subject`), the answer recomputed by the tracker on
     `look` (a single choice's options shuffled by `rng`); None when the type cannot be rebuilt there (a
     type that is no tracker question, such as a signal quiz)."""
     qtype = QUESTION_TYPES.get(question.type)
     if qtype is None:
         return None
-    suit = question.suit if question.suit in (None, "trump") else renaming[Suit.parse(question.suit)].letter
-    card = None if question.card is None else str(rename_card(Card.parse(question.card), renaming))
+    suit, card = carried_subject(question, renaming)
     snap = snapshot_after(look, seat, plays, list(public_events(look)))
     try:
         rebuilt = qtype.build(facts_json(snap, str(position_after(look, plays))), snap, (suit, card))
     except (KeyError, ValueError):
         return None
-    if (rebuilt.fact, rebuilt.suit, rebuilt.card, rebuilt.seat) != (question.fact, suit, card, question.seat):
+    if (rebuilt.fact, rebuilt.suit, rebuilt.seat) != (question.fact, suit, question.seat) or (
+            rebuilt.card is not None and rebuilt.card != card):
         return None
     if rebuilt.kind == "single":
         return replace(rebuilt, options=rng.sample(rebuilt.options, len(rebuilt.options)))
