@@ -14,7 +14,12 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
 from trainer.drills.daily import OVERALL, grade, phase_of, skill_name
+from trainer.drills.lookalike import lookalike_renaming, rename_card
 from trainer.drills.questions import Question
+from trainer.engine import Card
+from trainer.engine.cards import Suit
+from trainer.engine.errors import MalformedError
+from trainer.records import parse_record
 from trainer.web.models import Attempt, DailySession, Deal, DrillRun, UserSkill
 
 from .conftest import Accounts
@@ -112,9 +117,71 @@ def _last(items, run: DrillRun) -> datetime:
     return max(a.created for r, a in items if r.id == run.id and a is not None)
 
 
+def _renamed(value, renaming):
+    """A question's answer or subject with its cards and suit letters renamed (lists sorted)."""
+    if isinstance(value, list):
+        return sorted(_renamed(v, renaming) for v in value)
+    if value in ("S", "H", "C", "D"):
+        return renaming[Suit.parse(value)].letter
+    if isinstance(value, str) and "," in value:  # a tractor: its cards
+        return ",".join(_renamed(part, renaming) for part in value.split(","))
+    try:
+        return str(rename_card(Card.parse(value), renaming)) if isinstance(value, str) else value
+    except MalformedError:  # a word (trump, yes, no) or a number
+        return value
+
+
+def _carried_over(app, mistake: Attempt, run: DrillRun, ask: dict) -> int:
+    """Check a mistake's review: on the same deal the same question, or on the user's hidden lookalike of it
+    the same type at the same moment about the renamed subject, with the original's answer renamed (what
+    the tracker gives on the renamed deal, facts being the same up to the renaming); 1 for a lookalike."""
+    asked, original = Question.from_json(ask["question"]), Question.from_json(mistake.question)
+    if run.deal_pk == mistake.deal_pk:
+        assert asked == original
+        return 0
+    with session(app) as db:
+        deal, source = db.get(Deal, run.deal_pk), db.get(Deal, mistake.deal_pk)
+    look = parse_record(deal.record)
+    renaming = lookalike_renaming(look)
+    assert deal.hidden and deal.owner_id == run.user_id and deal.record["source"]["of"] == source.id
+    assert look.id == deal.id != source.id and deal.level == source.level
+    assert (asked.type, asked.fact, asked.kind) == (original.type, original.fact, original.kind)
+    assert (asked.suit, asked.card) == (_renamed(original.suit, renaming), _renamed(original.card, renaming))
+    assert _renamed(asked.answer, tuple(Suit)) == _renamed(original.answer, renaming)
+    return 1
+
+
+@pytest.mark.parametrize("headers", [HX, {}], ids=["htmx", "plain"])
+def test_a_mistake_comes_back_on_a_lookalike_graded_by_the_tracker(app, alice, monkeypatch, headers) -> None:
+    clock = install_clock(monkeypatch)
+    alice.post("/today/settings", data={"minutes": "5"})
+    first = run_id_of(alice.post("/today/start", data={"tz": "Europe/Paris"}, headers=headers))
+    answer_item(alice, app, first, False, clock, headers=headers)
+    with session(app) as db:
+        mistakes = db.exec(select(Attempt).where(Attempt.run_id == first).order_by(col(Attempt.id))).all()
+    clock.advance(days=1)
+    review = run_row(app, run_id_of(alice.post("/today/start", data={"tz": "Europe/Paris"}, headers=headers)))
+    reviewed = {ask["retry_of"]: ask for ask in review.asks if ask["retry_of"]}
+    assert reviewed and set(reviewed) <= {m.id for m in mistakes}
+    looked = [_carried_over(app, m, review, reviewed[m.id]) for m in mistakes if m.id in reviewed]
+    assert looked and all(looked)
+    with session(app) as db:
+        source, look = db.get(Deal, mistakes[0].deal_pk), db.get(Deal, review.deal_pk)
+    answer_item(alice, app, review.id, True, clock, headers=headers)
+    with session(app) as db:
+        answers = db.exec(select(Attempt).where(Attempt.run_id == review.id).order_by(col(Attempt.checkpoint))).all()
+        assert all(a.correct for a in answers) and all(a.deal_pk == review.deal_pk for a in answers)
+        for mistake in mistakes:
+            if mistake.id in reviewed:  # answered right on the lookalike: its card moves on
+                assert db.get(Attempt, mistake.id).due.replace(tzinfo=UTC) > clock.now + timedelta(days=1)
+    library = alice.get("/deals")  # the lookalike is no deal of her library
+    assert library.status_code == 200 and source.id in library.text and look.id not in library.text
+
+
 def test_skills_and_mistakes_come_back_on_schedule_over_weeks(app, alice, monkeypatch) -> None:
     clock = install_clock(monkeypatch, datetime(2027, 3, 1, 8, tzinfo=UTC))
     alice.post("/today/settings", data={"minutes": "5"})
+    looked = 0
     for day in range(21):
         end_of_day = datetime(2027, 3, 1, 23, tzinfo=UTC) + timedelta(days=day)  # Paris midnight
         with session(app) as db:
@@ -135,8 +202,9 @@ def test_skills_and_mistakes_come_back_on_schedule_over_weeks(app, alice, monkey
             for plays, ask in zip(run.checkpoints, run.asks, strict=True):
                 if ask["retry_of"]:
                     mistake = mistakes[ask["retry_of"]]
-                    assert ask["kind"] == "mistake" and ask["question"] == mistake.question
-                    assert (mistake.deal_pk, mistake.seat, plays_of(mistake)) == (run.deal_pk, run.seat, plays)
+                    assert ask["kind"] == "mistake"
+                    assert (mistake.seat, plays_of(mistake)) == (run.seat, plays)
+                    looked += _carried_over(app, mistake, run, ask)
         if len(with_mistakes) < len(runs):  # other items only once every due mistake was asked
             assert set(retried) == due_mistakes
         reviewed = [a.skill for run, a in today if a is not None and run.id in {r.id for r in runs}
@@ -150,6 +218,7 @@ def test_skills_and_mistakes_come_back_on_schedule_over_weeks(app, alice, monkey
         assert [s.streak for s in sessions] == list(range(1, 22))
         kinds = [ask["kind"] for run in db.exec(select(DrillRun)).all() for ask in run.asks or []]
         assert kinds.count("skill") > 0 and kinds.count("mistake") > 0 and kinds.count("practice") > 0
+    assert looked > 0
 
 
 def test_a_missed_day_ends_the_streak(app, alice, monkeypatch) -> None:

@@ -39,8 +39,10 @@ from trainer.drills.daily import (
     split_skill,
 )
 from trainer.drills.causes import mistake_cause
+from trainer.drills.lookalike import carried_question, lookalike, lookalike_renaming
 from trainer.drills.glicko import Glicko, after_game, play
 from trainer.drills.questions import Question, QuestionKey, make_question, question_key
+from trainer.records import DealRecord, replay
 from trainer.drills.runs import position_after, snapshot_after, snapshots_after, table_at
 from trainer.signals.quiz import QUESTION_TYPES as SIGNAL_TYPES
 from trainer.tracking.facts import facts_json
@@ -51,6 +53,7 @@ from trainer.web.db import get_session, store
 from trainer.web.dealdata import DealData, deal_cache, plays_at
 from trainer.web.drills import ACTIVE, RunHooks
 from trainer.web.gouji import GoujiDealData
+from trainer.web.library import Checked, deal_row
 from trainer.web.models import (
     Attempt,
     DailySession,
@@ -603,7 +606,7 @@ def next_run(db: Session, daily: DailySession, now: datetime) -> DrillRun | None
     due = due_now(db, daily.user_id, now, day_end(daily.day, settings(daily.user_id).timezone))
     queue = skill_queue(db, daily.user_id, due, counts, NEW_PER_DAY - new_today, now)
     rng = item_rng(daily, len(runs))
-    item = (_mistake_item(db, daily.user_id, [m for m in due.mistakes if m not in asked])
+    item = (_mistake_item(db, daily.user_id, [m for m in due.mistakes if m not in asked], rng)
             or _skill_item(db, daily.user_id, queue, now, rng))
     if item is None:
         return None
@@ -629,9 +632,10 @@ class Item:
     signals: str | None = None
 
 
-def _mistake_item(db: Session, user_id: int, mistakes: Sequence[int]) -> Item | None:
+def _mistake_item(db: Session, user_id: int, mistakes: Sequence[int], rng: random.Random) -> Item | None:
     """The item of the oldest due mistake not asked today: its deal and seat, asking it and the other due
-    mistakes of that deal and seat at their own moments (up to `MAX_ITEM_QUESTIONS`, one a checkpoint)."""
+    mistakes of that deal and seat at their own moments (up to `MAX_ITEM_QUESTIONS`, one a checkpoint), on
+    a lookalike of the deal when one fits (`_lookalike_item`)."""
     rows = [m for m in (db.get(Attempt, mistake_id) for mistake_id in mistakes) if m is not None and m.user_id == user_id]
     if not rows:
         return None
@@ -643,7 +647,42 @@ def _mistake_item(db: Session, user_id: int, mistakes: Sequence[int]) -> Item | 
             continue
         taken.setdefault(plays_at(data, mistake.position), Ask(mistake.question, "mistake", mistake.id))
     run = db.get(DrillRun, first.run_id)
-    return Item(first.deal_pk, data, first.seat, taken, run.pace if run else None)
+    return _lookalike_item(db, user_id, Item(first.deal_pk, data, first.seat, taken, run.pace if run else None), rng)
+
+
+def _lookalike_item(db: Session, user_id: int, item: Item, rng: random.Random) -> Item:
+    """A mistakes item moved to a lookalike of its 升级 deal (training.md §4, `drills.lookalike`): the
+    lookalike stored as the user's hidden deal (out of the library, never drilled fresh), every question
+    carried over to it with its answer recomputed; the item itself when no lookalike fits or a question
+    cannot be carried (a 够级 deal, a signal quiz)."""
+    if not isinstance(item.data, DealData):
+        return item
+    look = lookalike(item.data.record, rng.randrange(2**31))
+    renaming = None if look is None else lookalike_renaming(look)
+    if look is None or renaming is None:
+        return item
+    carried = {plays: carried_question(Question.from_json(ask.question), look, item.seat, plays, renaming, rng)
+               for plays, ask in item.taken.items()}
+    if any(question is None for question in carried.values()):
+        return item
+    deal_pk = _stored_lookalike(db, user_id, look)
+    taken = {plays: Ask(question.to_json(), item.taken[plays].kind, item.taken[plays].retry_of)
+             for plays, question in carried.items() if question is not None}
+    return Item(deal_pk, deal_cache().get(db, _deal_key(db, deal_pk)), item.seat, taken, item.pace)
+
+
+def _stored_lookalike(db: Session, user_id: int, look: DealRecord) -> int:
+    """The pk of the user's hidden deal holding `look`, stored now when it is not there yet."""
+    def stored() -> int | None:
+        return db.exec(select(Deal.pk).where(Deal.owner_id == user_id, Deal.id == look.id)).first()
+    found = stored()
+    if found is None:
+        row = deal_row(Checked(look.data, look, replay(look)), user_id)
+        row.hidden = True
+        store(row)
+        found = stored()
+    assert found is not None
+    return found
 
 
 def _skill_item(db: Session, user_id: int, queue: Sequence[tuple[str, str]], now: datetime,
