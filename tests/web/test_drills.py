@@ -567,8 +567,8 @@ CARD = re.compile(r'<span class="card [^"]*" title="[^"]*" role="img" aria-label
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_drill_table_shows_the_trick_and_the_hand_at_every_play(app, alice, lang) -> None:
-    """The table a page reveals, from every seat over every stretch of every starter deal (and a deal
-    of failed throws), checked at each step against the record: each chair's cards in the trick on
+    """The table a page reveals, from every seat (in English, the banker's: the words are what changes) over
+    every stretch of every starter deal (and a deal of failed throws), checked at each step against the record: each chair's cards in the trick on
     the table, who leads and who is winning it, the cards left in each hand, my hand, the failed
     throw, the buried cards, the last trick."""
     from flask import render_template
@@ -604,7 +604,7 @@ def test_the_drill_table_shows_the_trick_and_the_hand_at_every_play(app, alice, 
             data = _load(run_id)[2]
             record, ctx = data.record, data.record.ctx
             cuts = sorted({0, data.total, *data.trick_starts, *range(1, data.total, 7)})
-            for seat in range(4):
+            for seat in range(4) if lang == "zh" else (record.banker,):  # English words: one seat suffices
                 hand = list(record.playing_hands()[seat])
                 for begin, end in itertools.pairwise(cuts):
                     html = render_template("drills/_table.html", table=stretch(data, seat, begin, end),
@@ -646,7 +646,7 @@ def test_the_drill_table_shows_the_trick_and_the_hand_at_every_play(app, alice, 
                         if plays < end:
                             for c in data.plays[plays][2] if data.plays[plays][1] == seat else ():
                                 hand.remove(c)
-    assert checked > 700 and attempts_drawn and buried_drawn and lasts
+    assert checked > (700 if lang == "zh" else 300) and attempts_drawn and buried_drawn and lasts
 
 
 def test_a_step_answers_the_section_the_run_page_shows(app, alice) -> None:
